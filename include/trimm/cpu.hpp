@@ -1,0 +1,27 @@
+// The CPU backend: the same contract as trimm/cuda.hpp on host pointers, plus the fp64 reference.
+#pragma once
+
+#include <cstdint>
+
+#include "trimm/types.hpp"
+
+namespace trimm::cpu {
+
+// C = triu(A·B) or tril(A·B), exactly as trimm::trtrmm, on host memory. Built on OpenBLAS
+// (multi-threaded): the product is decomposed into triangular-times-dense strips, never the
+// dense product. Precision::Auto and Precision::Ieee both run fp32 BLAS.
+void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
+            float* C, int64_t ldc, const Options& options = {});
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+                            const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
+                            int64_t stride_c, int64_t batch, const Options& options = {});
+
+// The yardstick: plain loops in fp64 over the nonzero band only, C = triu(A·B) (or tril).
+// Same argument rules as trtrmm. Single-threaded and slow on purpose: it is obviously right.
+void reference_trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                      int64_t ldb, double* C, int64_t ldc);
+void reference_trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
+                      int64_t ldb, double* C, int64_t ldc);
+
+}  // namespace trimm::cpu

@@ -1,0 +1,36 @@
+// The GPU API: device pointers, row-major matrices as in PyTorch, a CUDA stream.
+#pragma once
+
+#include <cstdint>
+
+#include "trimm/types.hpp"
+
+// The CUDA runtime spells its stream `typedef struct CUstream_st* cudaStream_t`; naming the same
+// type here keeps this header free of CUDA includes.
+struct CUstream_st;
+
+namespace trimm {
+
+using Stream = CUstream_st*;
+
+// C = triu(A·B) (Fill::Upper) or tril(A·B) (Fill::Lower) for n×n row-major matrices with
+// leading dimensions lda, ldb, ldc >= max(1, n). The strictly lower (upper) parts of A and B are
+// never read; that part of C is written with zeros. n = 0 does nothing. The call is asynchronous
+// on `stream`, allocates nothing and never synchronizes. C must not overlap A or B.
+void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
+            float* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
+
+// `batch` independent products; matrix b of X starts at X + b·stride_x. stride_a and stride_b may
+// be 0 (one matrix shared by the batch); the C matrices must not overlap each other.
+void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+                            const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
+                            int64_t stride_c, int64_t batch, Stream stream = nullptr,
+                            const Options& options = {});
+
+// The name of the kernel that trtrmm would run for this size and options on the current device.
+const char* selected_kernel(int64_t n, const Options& options = {});
+
+// Whether a CUDA device is usable from this process.
+bool cuda_available();
+
+}  // namespace trimm

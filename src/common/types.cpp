@@ -1,0 +1,29 @@
+#include <string>
+
+#include "trimm/types.hpp"
+
+namespace trimm {
+
+const char* to_string(Fill fill) { return fill == Fill::Upper ? "upper" : "lower"; }
+
+const char* to_string(Precision precision) {
+  switch (precision) {
+    case Precision::Auto: return "auto";
+    case Precision::Ieee: return "ieee";
+  }
+  return "?";
+}
+
+Fill parse_fill(const std::string& text, const char* what) {
+  if (text == "upper") return Fill::Upper;
+  if (text == "lower") return Fill::Lower;
+  throw InvalidArgument(std::string(what) + " = '" + text + "', expected 'upper' or 'lower'");
+}
+
+Precision parse_precision(const std::string& text, const char* what) {
+  if (text == "auto") return Precision::Auto;
+  if (text == "ieee") return Precision::Ieee;
+  throw InvalidArgument(std::string(what) + " = '" + text + "', expected 'auto' or 'ieee'");
+}
+
+}  // namespace trimm

@@ -1,0 +1,33 @@
+// Argument checks shared by every backend, so that the CPU and GPU entry points reject exactly the
+// same calls with exactly the same messages, before anything is written.
+#pragma once
+
+#include <cstdint>
+
+#include "trimm/types.hpp"
+
+namespace trimm::detail {
+
+struct BatchedArgs {
+  const char* api;  // e.g. "trimm::trtrmm": prefixes every message
+  int64_t n;
+  const void* A;
+  int64_t lda, stride_a;
+  const void* B;
+  int64_t ldb, stride_b;
+  const void* C;
+  int64_t ldc, stride_c;
+  int64_t batch;
+  int64_t elem_bytes;  // sizeof the element type, for the overlap checks
+  int64_t c_elem_bytes = 0;  // sizeof C's element where it differs (the fp64 reference); 0: same
+};
+
+// Throws InvalidArgument naming the first bad argument. Checks: n >= 0, batch >= 0,
+// ld >= max(1, n), non-null pointers when there is work, strides >= 0, C matrices of a batch
+// disjoint (stride_c >= (n-1)·ldc + n when batch > 1), and no overlap of C with A or B.
+void validate(const BatchedArgs& args);
+
+// The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.
+constexpr int64_t matrix_extent(int64_t n, int64_t ld) { return n == 0 ? 0 : (n - 1) * ld + n; }
+
+}  // namespace trimm::detail

@@ -1,0 +1,23 @@
+// The one table of tile shapes. Kernels take their shape from here; the scheduler and the host
+// launchers derive grid sizes from the same entries.
+#pragma once
+
+namespace trimm::config {
+
+// A CUDA-core (FFMA) tile: `k_groups` groups of `group_threads` threads share one bm×bn output
+// tile and split each bk·k_groups slice of k between them (intra-block split-K), so one block
+// holds a whole SM and the longest tile of the triangle runs at the SM's full rate.
+struct SimtTile {
+  int bm, bn;           // output tile
+  int bk;               // k per group per pipeline stage
+  int k_groups;         // groups splitting k inside the block
+  int tm, tn;           // accumulators per thread (rows, columns)
+  int group_threads;    // threads per group: (bm/tm)·(bn/tn)
+  int min_blocks;       // __launch_bounds__ occupancy target
+  constexpr int k_step() const { return bk * k_groups; }
+  constexpr int threads() const { return group_threads * k_groups; }
+};
+
+inline constexpr SimtTile kSimtFp32{128, 128, 8, 2, 8, 8, 256, 1};
+
+}  // namespace trimm::config

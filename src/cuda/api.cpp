@@ -1,0 +1,78 @@
+// The GPU entry points: validate, find the device, pick a kernel from the table, launch.
+// Nothing here allocates device memory or synchronizes.
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <mutex>
+
+#include "common/validate.hpp"
+#include "cuda/check.hpp"
+#include "cuda/dispatch.hpp"
+#include "kernels/launch.hpp"
+#include "trimm/cuda.hpp"
+
+namespace trimm {
+namespace {
+
+constexpr int kMaxDevices = 64;
+
+// Properties of the current device, queried once per device.
+const kernels::DeviceInfo& current_device() {
+  static std::array<kernels::DeviceInfo, kMaxDevices> info{};
+  static std::array<std::once_flag, kMaxDevices> once;
+  int dev = 0;
+  TRIMM_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= kMaxDevices)
+    throw CudaError("trimm: device ordinal " + std::to_string(dev) + " is beyond the " +
+                    std::to_string(kMaxDevices) + " devices trimm supports");
+  std::call_once(once[dev], [dev] {
+    int major = 0, minor = 0, sms = 0;
+    TRIMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    TRIMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    TRIMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    info[dev] = {dev, 10 * major + minor, sms};
+  });
+  return info[dev];
+}
+
+void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+         const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc, int64_t stride_c,
+         int64_t batch, Stream stream, const Options& options) {
+  detail::validate({api, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+                    sizeof(float)});
+  if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
+  const kernels::DeviceInfo& dev = current_device();
+  const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel);
+  k.launch({fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch}, dev, stream);
+}
+
+}  // namespace
+
+bool cuda_available() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // clear the (non-sticky) error so that later calls start clean
+    return false;
+  }
+  return count > 0;
+}
+
+const char* selected_kernel(int64_t n, const Options& options) {
+  return dispatch::select(current_device().cc, options.precision, n, options.kernel).name;
+}
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+                            const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
+                            int64_t stride_c, int64_t batch, Stream stream,
+                            const Options& options) {
+  run("trimm::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+      stride_c, batch, stream, options);
+}
+
+void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
+            float* C, int64_t ldc, Stream stream, const Options& options) {
+  run("trimm::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, stream, options);
+}
+
+}  // namespace trimm

@@ -1,0 +1,55 @@
+#include "cuda/dispatch.hpp"
+
+#include <iterator>
+#include <string>
+
+namespace trimm::dispatch {
+namespace {
+
+constexpr int kAnyCc = 1000;
+
+const KernelEntry kTable[] = {
+    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, kernels::launch_simt_fp32,
+     "fp32 FFMA, 128x128 tiles, longest-first triangle schedule, split long bands"},
+    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_naive_fp32,
+     "one thread per element, plain fp32 loop over the band (the yardstick)"},
+};
+
+bool runs_on(const KernelEntry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
+bool implements(const KernelEntry& e, Precision p) {
+  return p == Precision::Auto || e.precision == p;
+}
+
+std::string names() {
+  std::string s;
+  for (const KernelEntry& e : kTable) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+}  // namespace
+
+const KernelEntry* table_begin() { return std::begin(kTable); }
+const KernelEntry* table_end() { return std::end(kTable); }
+
+const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced) {
+  const std::string arch = "sm_" + std::to_string(cc);
+  if (!forced.empty()) {
+    for (const KernelEntry& e : kTable) {
+      if (forced != e.name) continue;
+      if (!runs_on(e, cc))
+        throw InvalidArgument("kernel = '" + forced + "' does not run on " + arch);
+      if (!implements(e, precision))
+        throw InvalidArgument("kernel = '" + forced + "' implements precision " +
+                              to_string(e.precision) + ", not the requested " +
+                              to_string(precision));
+      return e;
+    }
+    throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names());
+  }
+  for (const KernelEntry& e : kTable)
+    if (e.automatic && runs_on(e, cc) && implements(e, precision) && n >= e.min_n) return e;
+  throw InvalidArgument(std::string("precision = ") + to_string(precision) +
+                        ": no trimm kernel implements it on " + arch);
+}
+
+}  // namespace trimm::dispatch

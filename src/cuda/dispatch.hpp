@@ -1,0 +1,33 @@
+// Dispatch is a table: (arch, precision, size) -> kernel. Pure host code, tested without a GPU;
+// the CLI can force any entry by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/launch.hpp"
+#include "trimm/types.hpp"
+
+namespace trimm::dispatch {
+
+using LaunchFn = void (*)(const kernels::Problem&, const kernels::DeviceInfo&, Stream);
+
+struct KernelEntry {
+  const char* name;
+  Precision precision;  // the arithmetic it implements (never Auto)
+  int min_cc, max_cc;   // compute capabilities it runs on, 10·major + minor, inclusive
+  int64_t min_n;        // smallest n it is chosen for automatically
+  bool automatic;       // false: runs only when forced by name (e.g. the naive yardstick)
+  LaunchFn launch;
+  const char* what;     // one line for --help and the bench
+};
+
+// All entries, in order of preference: dispatch takes the first that fits.
+const KernelEntry* table_begin();
+const KernelEntry* table_end();
+
+// The kernel for this call. `forced` non-empty: that entry, which must exist, run on `cc` and
+// implement `precision` (Auto accepts any). Throws InvalidArgument naming `kernel`/`precision`.
+const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced);
+
+}  // namespace trimm::dispatch

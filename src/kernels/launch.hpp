@@ -1,0 +1,41 @@
+// What the host API hands a kernel family's launcher. Plain C++: dispatch and the tests see it
+// without CUDA.
+#pragma once
+
+#include <cstdint>
+
+#include "trimm/cuda.hpp"
+
+namespace trimm::kernels {
+
+// One (possibly batched) problem, already validated. Element (i, j) of matrix b of X is
+// X[b·stride_x + i·ldx + j].
+struct Problem {
+  Fill fill;
+  int64_t n;
+  const float* A;
+  int64_t lda, stride_a;
+  const float* B;
+  int64_t ldb, stride_b;
+  float* C;
+  int64_t ldc, stride_c;
+  int64_t batch;
+};
+
+// What the launchers may know of the device, queried once per device by the host API.
+struct DeviceInfo {
+  int ordinal;
+  int cc;   // compute capability, 10·major + minor
+  int sms;  // multiprocessors
+};
+
+void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
+void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
+
+// The yardstick in fp64: C64 = triu(A·B) (or tril) accumulated in double, for the benchmark and
+// the GPU tests. ldc64 is C64's leading dimension; not batched.
+void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,
+                                 const float* B, int64_t ldb, double* C64, int64_t ldc64,
+                                 Stream stream);
+
+}  // namespace trimm::kernels

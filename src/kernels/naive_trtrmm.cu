@@ -1,0 +1,65 @@
+// The yardstick: one thread per element of C, a plain loop over the nonzero band. Obviously
+// right, slow on purpose. Its fp32 form is a dispatch entry (forced by name); its fp64 form is
+// the reference for the benchmark and the GPU tests.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda/check.hpp"
+#include "kernels/launch.hpp"
+
+namespace trimm::kernels {
+namespace {
+
+template <typename Acc, typename Out>
+__global__ void naive_trtrmm_kernel(bool upper, int64_t n, const float* A, int64_t lda,
+                                    int64_t stride_a, const float* B, int64_t ldb,
+                                    int64_t stride_b, Out* C, int64_t ldc, int64_t stride_c,
+                                    int64_t batch_offset) {
+  const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t i = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (i >= n || j >= n) return;
+  const int64_t b = batch_offset + blockIdx.z;
+  A += b * stride_a;
+  B += b * stride_b;
+  C += b * stride_c;
+  // Upper: k from i to j; lower: k from j to i. Outside the band, C is zero.
+  const int64_t lo = upper ? i : j, hi = upper ? j : i;
+  Acc sum = 0;
+  for (int64_t k = lo; k <= hi; ++k) sum += Acc(A[i * lda + k]) * Acc(B[k * ldb + j]);
+  C[i * ldc + j] = Out(sum);
+}
+
+template <typename Acc, typename Out>
+void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+                  const float* B, int64_t ldb, int64_t stride_b, Out* C, int64_t ldc,
+                  int64_t stride_c, int64_t batch, cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const dim3 grid(unsigned((n + 31) / 32), unsigned((n + 7) / 8));
+  constexpr int64_t kMaxGridZ = 65535;
+  for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridZ) {
+    dim3 g = grid;
+    g.z = unsigned(std::min(kMaxGridZ, batch - b0));
+    naive_trtrmm_kernel<Acc, Out><<<g, block, 0, stream>>>(upper, n, A, lda, stride_a, B, ldb,
+                                                           stride_b, C, ldc, stride_c, b0);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+}  // namespace
+
+void launch_naive_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
+  launch_naive<float, float>(p.fill == Fill::Upper, p.n, p.A, p.lda, p.stride_a, p.B, p.ldb,
+                             p.stride_b, p.C, p.ldc, p.stride_c, p.batch, stream);
+}
+
+void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,
+                                 const float* B, int64_t ldb, double* C64, int64_t ldc64,
+                                 Stream stream) {
+  if (n == 0) return;
+  launch_naive<double, double>(fill == Fill::Upper, n, A, lda, 0, B, ldb, 0, C64, ldc64, 0, 1,
+                               stream);
+}
+
+}  // namespace trimm::kernels

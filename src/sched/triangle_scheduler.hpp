@@ -1,0 +1,150 @@
+// The triangle is the scheduler's business: which output tiles exist, the k band of each, the
+// order they run in and how the longest are split. Everything here is __host__ __device__ and
+// unit-tested on the CPU (tests/sched).
+//
+// Coordinates are those of the upper product C' = triu(A'·B') on a T×T grid of square tiles.
+// Tile (bi, bj) with bj >= bi lies on diagonal d = bj - bi; its k band is
+// [bi·tile, min(n, (bj+1)·tile)): A' is zero left of the diagonal and B' below it.
+//
+// Work is ordered longest-first (the hardware hands out blocks in index order, so this is a
+// greedy longest-processing-time schedule). When the longest band is longer than the average
+// work per SM, tiles with d >= split_d are computed as two k-chunks by two blocks: chunk 0 writes
+// its partial sum into the tile, chunk 1 writes its partial, transposed, into the mirror tile
+// (bj, bi) in C's strictly lower triangle, which must end up zero anyway. A fix-up pass then adds
+// the mirror into the tile and zeroes the mirror: deterministic, and no workspace.
+#pragma once
+
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace trimm::sched {
+
+enum class UnitKind : int {
+  Whole,   // a whole tile on or above the diagonal
+  Chunk0,  // first half of a split tile's band; writes the tile
+  Chunk1,  // second half; writes the mirror tile, transposed
+  Zero,    // a strictly lower tile that nothing else writes: fill with zeros
+};
+
+struct WorkUnit {
+  UnitKind kind;
+  int bi, bj;              // tile row and column (for Zero, bi > bj)
+  int64_t k_begin, k_end;  // the k range in elements (empty for Zero)
+};
+
+struct TriangleSchedule {
+  int64_t n;    // matrix order
+  int tile;     // square output tile (BM == BN)
+  int k_step;   // k elements per mainloop step; chunk boundaries fall on multiples of it
+  int tiles;    // T = ceil(n / tile)
+  int split_d;  // tiles with bj - bi >= split_d run as two chunks; >= tiles means none
+
+  TRIMM_HD bool is_split(int d) const { return d >= split_d; }
+  TRIMM_HD int64_t diag_count(int d) const { return tiles - d; }
+
+  // The k band of tile (bi, bj), before any split.
+  TRIMM_HD int64_t band_begin(int bi) const { return int64_t(bi) * tile; }
+  TRIMM_HD int64_t band_end(int bj) const {
+    const int64_t e = int64_t(bj + 1) * tile;
+    return e < n ? e : n;
+  }
+  // Where chunk 0 ends and chunk 1 begins: half the mainloop steps, rounded up.
+  TRIMM_HD int64_t band_mid(int bi, int bj) const {
+    const int64_t b = band_begin(bi), steps = (band_end(bj) - b + k_step - 1) / k_step;
+    return b + k_step * ((steps + 1) / 2);
+  }
+
+  // Units 0 .. num_compute_units()-1 compute; the rest, up to num_units(), are Zero tiles.
+  TRIMM_HD int64_t num_compute_units() const {
+    int64_t c = 0;
+    for (int d = 0; d < tiles; ++d) c += diag_count(d) * (is_split(d) ? 2 : 1);
+    return c;
+  }
+  // Strictly lower tiles whose mirror is not split (the fix-up zeroes the others).
+  TRIMM_HD int64_t num_zero_units() const {
+    int64_t c = 0;
+    for (int e = 1; e < tiles && e < split_d; ++e) c += diag_count(e);
+    return c;
+  }
+  TRIMM_HD int64_t num_units() const { return num_compute_units() + num_zero_units(); }
+
+  // Unit `idx` in longest-first order. Work is measured in tiles of k: a whole tile on diagonal d
+  // weighs d+1; the chunks of a split one ceil((d+1)/2) and floor((d+1)/2). Level w lists, in
+  // this order: whole tiles with d = w-1, chunk 0 of d = 2w-2 and 2w-1, chunk 1 of d = 2w-1 and
+  // 2w. Within a diagonal, tiles go top to bottom.
+  TRIMM_HD WorkUnit unit(int64_t idx) const {
+    for (int w = tiles; w >= 1; --w) {
+      for (int g = 0; g < 5; ++g) {
+        const int d = level_diag(w, g);
+        if (d < 0 || d >= tiles || (g == 0) == is_split(d)) continue;
+        if (idx < diag_count(d)) return compute_unit(level_kind(g), int(idx), int(idx) + d);
+        idx -= diag_count(d);
+      }
+    }
+    for (int e = 1; e < tiles && e < split_d; ++e) {
+      if (idx < diag_count(e)) return {UnitKind::Zero, int(idx) + e, int(idx), 0, 0};
+      idx -= diag_count(e);
+    }
+    return {UnitKind::Zero, -1, -1, 0, 0};  // past the end: callers never ask
+  }
+
+  // The split tiles, which the fix-up pass visits: f in [0, num_fixup_tiles()).
+  TRIMM_HD int64_t num_fixup_tiles() const {
+    int64_t c = 0;
+    for (int d = split_d < 1 ? 1 : split_d; d < tiles; ++d) c += diag_count(d);
+    return c;
+  }
+  TRIMM_HD void fixup_tile(int64_t f, int* bi, int* bj) const {
+    for (int d = split_d < 1 ? 1 : split_d; d < tiles; ++d) {
+      if (f < diag_count(d)) {
+        *bi = int(f);
+        *bj = int(f) + d;
+        return;
+      }
+      f -= diag_count(d);
+    }
+    *bi = *bj = -1;
+  }
+
+ private:
+  // Group g of level w: its diagonal and kind (see unit()). Arithmetic, not a table, so that
+  // device code keeps it in registers.
+  TRIMM_HD static int level_diag(int w, int g) {
+    return g == 0 ? w - 1 : g == 1 ? 2 * w - 2 : g <= 3 ? 2 * w - 1 : 2 * w;
+  }
+  TRIMM_HD static UnitKind level_kind(int g) {
+    return g == 0 ? UnitKind::Whole : g <= 2 ? UnitKind::Chunk0 : UnitKind::Chunk1;
+  }
+
+  TRIMM_HD WorkUnit compute_unit(UnitKind kind, int bi, int bj) const {
+    int64_t b = band_begin(bi), e = band_end(bj);
+    if (kind == UnitKind::Chunk0) e = band_mid(bi, bj);
+    if (kind == UnitKind::Chunk1) b = band_mid(bi, bj);
+    return {kind, bi, bj, b, e};
+  }
+};
+
+// Work in tile-sized k blocks, summed over every tile on or above the diagonal.
+inline int64_t total_tile_work(int tiles) {
+  int64_t w = 0;
+  for (int d = 0; d < tiles; ++d) w += int64_t(tiles - d) * (d + 1);
+  return w;
+}
+
+// Split where a single tile's band exceeds what each of `slots` concurrent blocks gets on
+// average: then the longest tile, not the total, would set the run time. Never split diagonal
+// tiles (their mirror is themselves).
+inline int choose_split_d(int tiles, int64_t slots) {
+  if (tiles <= 1 || slots <= 0) return tiles;
+  const int64_t avg = total_tile_work(tiles) / slots;  // floor: ties go to splitting
+  if (avg >= tiles) return tiles;
+  return avg < 1 ? 1 : int(avg);
+}
+
+inline TriangleSchedule make_schedule(int64_t n, int tile, int k_step, int64_t slots) {
+  const int tiles = int((n + tile - 1) / tile);
+  return {n, tile, k_step, tiles, choose_split_d(tiles, slots)};
+}
+
+}  // namespace trimm::sched

@@ -1,0 +1,55 @@
+// The dispatch table, on the CPU: what runs where, and the errors for impossible requests.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cuda/dispatch.hpp"
+
+namespace trimm::dispatch {
+namespace {
+
+TEST(Dispatch, AutoAndIeeePickTheStructuredFp32KernelOnHopperAndAmpere) {
+  for (int cc : {80, 86, 89, 90}) {
+    EXPECT_STREQ(select(cc, Precision::Auto, 4096, "").name, "simt_fp32") << "sm_" << cc;
+    EXPECT_STREQ(select(cc, Precision::Ieee, 1, "").name, "simt_fp32") << "sm_" << cc;
+  }
+}
+
+TEST(Dispatch, TheNaiveYardstickRunsOnlyWhenForced) {
+  for (const KernelEntry* e = table_begin(); e != table_end(); ++e)
+    if (std::string(e->name) == "naive_fp32") EXPECT_FALSE(e->automatic);
+  EXPECT_STREQ(select(90, Precision::Auto, 64, "naive_fp32").name, "naive_fp32");
+}
+
+TEST(Dispatch, EveryEntryHasANameALauncherAndAConcretePrecision) {
+  for (const KernelEntry* e = table_begin(); e != table_end(); ++e) {
+    EXPECT_NE(e->name, nullptr);
+    EXPECT_NE(e->launch, nullptr) << e->name;
+    EXPECT_NE(e->precision, Precision::Auto) << e->name;
+    EXPECT_LE(e->min_cc, e->max_cc) << e->name;
+  }
+}
+
+TEST(Dispatch, UnknownKernelNamesTheArgumentAndTheChoices) {
+  try {
+    select(90, Precision::Auto, 64, "nope");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("kernel = 'nope'"), std::string::npos) << what;
+    EXPECT_NE(what.find("simt_fp32"), std::string::npos) << what;
+  }
+}
+
+TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {
+  try {
+    select(70, Precision::Auto, 64, "");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("sm_70"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(select(70, Precision::Auto, 64, "simt_fp32"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace trimm::dispatch

@@ -1,0 +1,64 @@
+// Device-side helpers for the GPU tests: a checked buffer, and the skip for machines without a GPU.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "trimm/cuda.hpp"
+
+#define TEST_CUDA(call)                                                              \
+  do {                                                                               \
+    const cudaError_t e_ = (call);                                                   \
+    ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_);           \
+  } while (0)
+
+// Every GPU test starts with this: on a machine without a usable GPU it skips, visibly.
+#define SKIP_WITHOUT_GPU()                                                           \
+  do {                                                                               \
+    if (!::trimm::cuda_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"; \
+  } while (0)
+
+namespace trimm::test {
+
+// TRIMM_TEST_MAX_N caps the sizes (compute-sanitizer runs are ~100x slower).
+inline int64_t max_n() {
+  const char* env = std::getenv("TRIMM_TEST_MAX_N");
+  return env ? std::strtoll(env, nullptr, 10) : INT64_MAX;
+}
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count_ > 0 && cudaMalloc(reinterpret_cast<void**>(&ptr_), count_ * sizeof(T)) != cudaSuccess) ptr_ = nullptr;
+  }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* get() const { return ptr_; }
+  size_t size() const { return count_; }
+  void upload(const std::vector<T>& host) {
+    EXPECT_EQ(cudaMemcpy(ptr_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice),
+              cudaSuccess);
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    return host;
+  }
+
+ private:
+  size_t count_;
+  T* ptr_ = nullptr;
+};
+
+}  // namespace trimm::test

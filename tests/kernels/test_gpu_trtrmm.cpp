@@ -1,0 +1,261 @@
+// Every GPU kernel of the dispatch table, forced by name, against the fp64 reference: sizes on
+// and off the tile grid, ld > n, misaligned views, batches, both triangles. Inputs are fresh each
+// run, their unreferenced triangle and padding NaN, and C poisoned with NaN before every call.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "cuda/dispatch.hpp"
+#include "kernels/gpu_util.hpp"
+#include "kernels/launch.hpp"
+#include "trimm/cpu.hpp"
+#include "trimm/cuda.hpp"
+
+namespace trimm {
+namespace {
+
+using test::DeviceBuffer;
+
+enum class Inputs { Integers, Uniform01, Signed };
+
+struct Shape {
+  int64_t n, lda, ldb, ldc;
+  int64_t offset = 0;  // elements added to every base pointer (0: 16-byte aligned)
+};
+
+// The fp64 reference: the CPU loops for small n, the naive fp64 GPU kernel beyond (the two agree
+// bit for bit: see NaiveFp64ReferenceMatchesTheCpuReference).
+std::vector<double> reference(Fill fill, const Shape& s, const float* dA, const float* dB,
+                              const std::vector<float>& A, const std::vector<float>& B) {
+  std::vector<double> ref(static_cast<size_t>(s.n * s.n));
+  if (s.n <= 1024) {
+    cpu::reference_trtrmm(fill, s.n, A.data() + s.offset, s.lda, B.data() + s.offset, s.ldb,
+                          ref.data(), s.n);
+  } else {
+    DeviceBuffer<double> d(ref.size());
+    kernels::launch_naive_fp64_reference(fill, s.n, dA, s.lda, dB, s.ldb, d.get(), s.n, nullptr);
+    ref = d.download();
+  }
+  return ref;
+}
+
+void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
+               std::mt19937_64& rng) {
+  auto gen = [&]() -> double {
+    switch (inputs) {
+      case Inputs::Integers: return std::uniform_int_distribution<int>(-4, 4)(rng);
+      case Inputs::Uniform01: return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+      case Inputs::Signed: return std::normal_distribution<double>(0.0, 1.0)(rng);
+    }
+    return 0.0;
+  };
+  // Views at `offset` into larger NaN-filled allocations.
+  auto with_offset = [&](std::vector<float> m) {
+    m.insert(m.begin(), static_cast<size_t>(s.offset), test::kNaN<float>);
+    return m;
+  };
+  const auto A = with_offset(test::make_triangular<float>(fill, s.n, s.lda, gen));
+  const auto B = with_offset(test::make_triangular<float>(fill, s.n, s.ldb, gen));
+  std::vector<float> C0(static_cast<size_t>(s.offset + s.n * s.ldc));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  ASSERT_NE(dA.get(), nullptr);
+  ASSERT_NE(dC.get(), nullptr);
+
+  Options o;
+  o.kernel = kernel;
+  trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb, dC.get() + s.offset,
+         s.ldc, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const auto C = dC.download();
+  const auto ref = reference(fill, s, dA.get() + s.offset, dB.get() + s.offset, A, B);
+
+  const float* c = C.data() + s.offset;
+  if (inputs == Inputs::Integers)
+    EXPECT_TRUE(test::equals_exactly(fill, s.n, c, s.ldc, ref.data(), s.n));
+  else if (inputs == Inputs::Uniform01)
+    EXPECT_TRUE(test::is_close(fill, s.n, c, s.ldc, ref.data(), s.n));
+  else  // signed sums cancel: elementwise bars are relative to the sum's size, normwise to 1e-6
+    EXPECT_TRUE(test::is_close(fill, s.n, c, s.ldc, ref.data(), s.n, {1e-6, 1e-3, 1e-4}));
+  // Nothing outside the n×n view is written.
+  for (int64_t e = 0; e < s.offset; ++e) ASSERT_TRUE(std::isnan(C[e])) << "C[-" << s.offset - e << "] written";
+  for (int64_t i = 0; i < s.n; ++i)
+    for (int64_t j = s.n; j < s.ldc; ++j)
+      ASSERT_TRUE(std::isnan(c[i * s.ldc + j])) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+}
+
+class Seeded {
+ protected:
+  Seeded() { rng_.seed(seed_); }
+  const uint64_t seed_ = test::seed();
+  std::mt19937_64 rng_;
+};
+
+using Param = std::tuple<std::string, Fill, int64_t>;  // kernel, fill, n
+class GpuTrtrmm : public ::testing::TestWithParam<Param>, public Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    if (std::get<0>(GetParam()) == "naive_fp32" && std::get<2>(GetParam()) > 1024)
+      GTEST_SKIP() << "the naive yardstick is checked up to n = 1024";
+  }
+};
+
+TEST_P(GpuTrtrmm, IntegerInputsExact) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  check_one(kernel, fill, {n, n, n, n}, Inputs::Integers, rng_);
+}
+
+TEST_P(GpuTrtrmm, UniformInputsClose) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  check_one(kernel, fill, {n, n, n, n}, Inputs::Uniform01, rng_);
+}
+
+TEST_P(GpuTrtrmm, SignedInputsClose) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  check_one(kernel, fill, {n, n, n, n}, Inputs::Signed, rng_);
+}
+
+TEST_P(GpuTrtrmm, PaddedLeadingDimensionsVectorPath) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  const int64_t ld = (n + 4) / 4 * 4 + 8;  // > n, multiple of 4: 16-byte rows
+  check_one(kernel, fill, {n, ld, ld + 4, ld + 8}, Inputs::Integers, rng_);
+}
+
+TEST_P(GpuTrtrmm, MisalignedViewsScalarPath) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  check_one(kernel, fill, {n, n + 1, n + 3, n + 5, 1}, Inputs::Integers, rng_);
+}
+
+const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 1000, 1024, 2048, 4097};
+
+INSTANTIATE_TEST_SUITE_P(
+    AllKernels, GpuTrtrmm,
+    ::testing::Combine(::testing::Values("simt_fp32", "naive_fp32"),
+                       ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
+             std::to_string(std::get<2>(info.param));
+    });
+
+class GpuTrtrmmBatched : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>,
+                         public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+// Three problems, with A shared (stride 0) or not; each checked against its own reference.
+TEST_P(GpuTrtrmmBatched, StridedBatchMatchesEachProblem) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  const int64_t batch = 3, ld = n + 4, stride = n * ld + 12;
+  for (const bool share_a : {false, true}) {
+    std::vector<float> A, B, C(static_cast<size_t>(batch * stride));
+    test::poison(C);
+    for (int64_t b = 0; b < batch; ++b) {
+      auto a = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
+      auto bb = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
+      a.resize(static_cast<size_t>(stride), test::kNaN<float>);
+      bb.resize(static_cast<size_t>(stride), test::kNaN<float>);
+      if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
+      B.insert(B.end(), bb.begin(), bb.end());
+    }
+    DeviceBuffer<float> dA(A), dB(B), dC(C);
+    trtrmm_strided_batched(fill, n, dA.get(), ld, share_a ? 0 : stride, dB.get(), ld, stride,
+                           dC.get(), ld, stride, batch);
+    TEST_CUDA(cudaGetLastError());
+    const auto out = dC.download();
+    for (int64_t b = 0; b < batch; ++b) {
+      std::vector<double> ref(static_cast<size_t>(n * n));
+      cpu::reference_trtrmm(fill, n, A.data() + (share_a ? 0 : b * stride), ld,
+                            B.data() + b * stride, ld, ref.data(), n);
+      EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * stride, ld, ref.data(), n))
+          << "batch " << b << (share_a ? " (A shared)" : "");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmmBatched,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(1, 33, 300, 1000)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
+TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test::seed());
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    const int64_t n = 301, ld = 305;
+    const auto A = test::make_triangular<float>(fill, n, ld, test::uniform(rng));
+    const auto B = test::make_triangular<float>(fill, n, ld, test::uniform(rng));
+    DeviceBuffer<float> dA(A), dB(B);
+    DeviceBuffer<double> d(static_cast<size_t>(n * n));
+    kernels::launch_naive_fp64_reference(fill, n, dA.get(), ld, dB.get(), ld, d.get(), n, nullptr);
+    std::vector<double> cpu_ref(static_cast<size_t>(n * n));
+    cpu::reference_trtrmm(fill, n, A.data(), ld, B.data(), ld, cpu_ref.data(), n);
+    // Products of floats are exact in double, so FMA or not, the k-ordered sums agree exactly.
+    EXPECT_TRUE(test::same_bits(cpu_ref, d.download())) << to_string(fill);
+  }
+}
+
+// Errors: named, thrown before anything is written.
+class GpuTrtrmmErrors : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
+  const int64_t n = 64;
+  std::vector<float> host(static_cast<size_t>(n * n), 1.f);
+  std::vector<float> poisoned(static_cast<size_t>(n * n));
+  test::poison(poisoned);
+  DeviceBuffer<float> A(host), B(host), C(poisoned);
+  auto expect_error = [&](const char* name, auto&& call) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for bad " << name;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(test::same_bits(poisoned, C.download())) << "C written on a bad " << name;
+  };
+  expect_error("n = -1", [&] { trtrmm(Fill::Upper, -1, A.get(), n, B.get(), n, C.get(), n); });
+  expect_error("lda", [&] { trtrmm(Fill::Upper, n, A.get(), n - 1, B.get(), n, C.get(), n); });
+  expect_error("ldb", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), 0, C.get(), n); });
+  expect_error("ldc", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), 3); });
+  expect_error("A is null", [&] { trtrmm(Fill::Upper, n, nullptr, n, B.get(), n, C.get(), n); });
+  expect_error("C overlaps A", [&] { trtrmm(Fill::Upper, n, C.get(), n, B.get(), n, C.get(), n); });
+  expect_error("kernel", [&] {
+    Options o;
+    o.kernel = "no_such_kernel";
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("stride_c", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 1, 2);
+  });
+}
+
+TEST_F(GpuTrtrmmErrors, EmptyProblemsAreNoOps) {
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, nullptr, 1, nullptr, 1, nullptr, 1));
+  EXPECT_NO_THROW(trtrmm_strided_batched(Fill::Lower, 5, nullptr, 5, 0, nullptr, 5, 0, nullptr, 5,
+                                         25, 0));
+}
+
+}  // namespace
+}  // namespace trimm

@@ -1,0 +1,125 @@
+// The scheduler's maths, on the CPU: every tile on or above the diagonal is computed over exactly
+// its k band, once; every strictly lower tile is zeroed exactly once; work runs longest-first.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::sched {
+namespace {
+
+struct Case {
+  int64_t n;
+  int tile, k_step;
+  int64_t slots;
+};
+
+class TriangleScheduleTest : public ::testing::TestWithParam<Case> {};
+
+int64_t unit_work(const WorkUnit& u) { return u.k_end - u.k_begin; }
+
+TEST_P(TriangleScheduleTest, CoversEveryTileExactlyOnce) {
+  const Case c = GetParam();
+  const TriangleSchedule s = make_schedule(c.n, c.tile, c.k_step, c.slots);
+  ASSERT_EQ(s.tiles, (c.n + c.tile - 1) / c.tile);
+  ASSERT_GE(s.split_d, 1) << "diagonal tiles must never split";
+
+  // For each tile: the k ranges computed into it, and how often it is written as zero.
+  std::map<std::pair<int, int>, std::vector<std::pair<int64_t, int64_t>>> ranges;
+  std::map<std::pair<int, int>, int> zeroed, chunk_kinds;
+  int64_t prev_work = INT64_MAX / 2;
+  for (int64_t idx = 0; idx < s.num_units(); ++idx) {
+    const WorkUnit u = s.unit(idx);
+    ASSERT_GE(u.bi, 0);
+    ASSERT_LT(u.bi, s.tiles);
+    ASSERT_GE(u.bj, 0);
+    ASSERT_LT(u.bj, s.tiles);
+    if (idx < s.num_compute_units()) {
+      ASSERT_NE(u.kind, UnitKind::Zero) << "unit " << idx;
+      ASSERT_LE(u.bi, u.bj) << "compute unit below the diagonal";
+      ASSERT_LT(u.k_begin, u.k_end) << "empty band at unit " << idx;
+      EXPECT_EQ((u.k_begin - s.band_begin(u.bi)) % c.k_step, 0) << "chunk off the step grid";
+      ranges[{u.bi, u.bj}].push_back({u.k_begin, u.k_end});
+      const int d = u.bj - u.bi;
+      EXPECT_EQ(u.kind == UnitKind::Whole, !s.is_split(d));
+      if (u.kind != UnitKind::Whole) chunk_kinds[{u.bi, u.bj}] |= u.kind == UnitKind::Chunk0 ? 1 : 2;
+      // Longest-first, measured in tiles of k (the last tile may be ragged, so allow one tile).
+      const int64_t w = (unit_work(u) + c.tile - 1) / c.tile;
+      EXPECT_LE(w, prev_work + 1) << "unit " << idx << " is longer than the one before it";
+      prev_work = w;
+    } else {
+      ASSERT_EQ(u.kind, UnitKind::Zero) << "unit " << idx;
+      ASSERT_GT(u.bi, u.bj) << "zero unit on or above the diagonal";
+      ++zeroed[{u.bi, u.bj}];
+    }
+  }
+  int64_t fixups = 0;
+  for (int64_t f = 0; f < s.num_fixup_tiles(); ++f) {
+    int bi, bj;
+    s.fixup_tile(f, &bi, &bj);
+    ASSERT_LT(bi, bj);
+    EXPECT_TRUE(s.is_split(bj - bi));
+    EXPECT_EQ(chunk_kinds[std::make_pair(bi, bj)], 3) << "fix-up of a tile without both chunks";
+    ++zeroed[{bj, bi}];  // the fix-up zeroes the mirror
+    ++fixups;
+  }
+  for (int bi = 0; bi < s.tiles; ++bi)
+    for (int bj = 0; bj < s.tiles; ++bj) {
+      if (bi > bj) {
+        EXPECT_EQ(zeroed[std::make_pair(bi, bj)], 1) << "lower tile (" << bi << "," << bj << ")";
+        continue;
+      }
+      auto r = ranges[{bi, bj}];
+      ASSERT_FALSE(r.empty()) << "tile (" << bi << "," << bj << ") never computed";
+      std::sort(r.begin(), r.end());
+      // The chunks tile the band [bi·tile, min(n, (bj+1)·tile)) with no gap or overlap.
+      EXPECT_EQ(r.front().first, int64_t(bi) * c.tile);
+      EXPECT_EQ(r.back().second, std::min<int64_t>(c.n, int64_t(bj + 1) * c.tile));
+      for (size_t q = 1; q < r.size(); ++q) EXPECT_EQ(r[q - 1].second, r[q].first);
+      EXPECT_LE(r.size(), 2u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, TriangleScheduleTest,
+    ::testing::Values(Case{1, 128, 16, 132}, Case{2, 128, 16, 132}, Case{127, 128, 16, 132},
+                      Case{129, 128, 16, 132}, Case{1000, 128, 16, 132},
+                      Case{2048, 128, 16, 132}, Case{4096, 128, 16, 132},
+                      Case{4097, 128, 16, 132}, Case{8192, 128, 16, 132},
+                      Case{3000, 128, 16, 1}, Case{3000, 128, 16, 100000},
+                      Case{777, 64, 8, 7}),
+    [](const auto& info) {
+      return "n" + std::to_string(info.param.n) + "_tile" + std::to_string(info.param.tile) +
+             "_slots" + std::to_string(info.param.slots);
+    });
+
+TEST(TriangleSchedule, SplitsOnlyWhenTheLongestBandExceedsTheAverage) {
+  // N = 4096, 128-tiles, 132 SMs: 5984 tile-blocks of work, 45 per SM > 32 tiles: no split.
+  EXPECT_EQ(total_tile_work(32), 5984);
+  EXPECT_EQ(choose_split_d(32, 132), 32);
+  // N = 2048: 816 / 132 = 6 per SM < 16: tiles with d >= 6 (band >= 7 > 6.2) split.
+  EXPECT_EQ(choose_split_d(16, 132), 6);
+  // Tiny problems split everything off the diagonal, never the diagonal itself.
+  EXPECT_EQ(choose_split_d(8, 1000), 1);
+  EXPECT_EQ(choose_split_d(1, 132), 1);
+}
+
+TEST(TriangleSchedule, BandMidSplitsOnTheStepGridAndLeavesBothChunksNonEmpty) {
+  const TriangleSchedule s = make_schedule(1000, 128, 16, 132);
+  for (int bi = 0; bi < s.tiles; ++bi)
+    for (int bj = bi + 1; bj < s.tiles; ++bj) {
+      const int64_t mid = s.band_mid(bi, bj);
+      EXPECT_GT(mid, s.band_begin(bi));
+      EXPECT_LT(mid, s.band_end(bj));
+      EXPECT_EQ((mid - s.band_begin(bi)) % 16, 0);
+    }
+}
+
+}  // namespace
+}  // namespace trimm::sched

@@ -1,0 +1,43 @@
+// `trimm bench`: correctness and timing of trimm against the anchors, one row per method.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trimm/types.hpp"
+
+namespace trimm::cli {
+
+struct BenchConfig {
+  std::vector<int64_t> sizes;
+  std::vector<Precision> precisions;  // trimm rows to time (concrete precisions)
+  std::string kernel;                 // forced trimm kernel, or empty
+  int runs = 30;                      // timed runs per method; the median is reported
+  int warmup = 3;
+  bool anchors = true;                // time the cuBLAS / OpenBLAS anchors too
+  uint64_t seed = 0;
+};
+
+struct Row {
+  std::string backend;  // "cuda" or "cpu"
+  std::string method;
+  std::string precision;
+  int64_t n = 0;
+  double ms = 0;             // median
+  double tflops = 0;         // useful flops n(n+1)(n+2)/3 over the median time
+  double speedup = 0;        // reference-equivalent median over this median
+  double max_violation = 0;  // max |c - ref| / (1e-4 + 1e-4·|ref|) against the reference-equivalent
+  double rel_err = 0;        // ||C - C64||_F / ||C64||_F against the fp64 product
+  std::string note;
+};
+
+double useful_flops(int64_t n);
+
+// Each backend appends its rows for one size. GPU: `device` gets the GPU's name.
+void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::string& device);
+void bench_cpu(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows);
+
+double median(std::vector<double> v);
+
+}  // namespace trimm::cli

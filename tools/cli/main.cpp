@@ -1,0 +1,180 @@
+// trimm: the command-line tool. `trimm bench` is the project's main job.
+#include <cstdint>
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "cuda/dispatch.hpp"
+#include "trimm/trimm.hpp"
+
+namespace trimm::cli {
+namespace {
+
+const char* kUsage = R"(usage: trimm <command> [options]
+
+trimm computes C = triu(A*B) for upper-triangular A and B (and tril for lower) from the
+structure, on the GPU or the CPU.
+
+commands:
+  bench      check correctness and time trimm against the anchors
+  kernels    list the GPU kernel table
+  help       this text
+
+bench options:
+  --sizes N[,N...]   matrix orders (default: 4096 on a GPU, 2048 on the CPU)
+  --precision P      auto, ieee or all (default: all precisions trimm implements)
+  --kernel NAME      force one GPU kernel of the table (see `trimm kernels`)
+  --cpu              bench the CPU backend even where there is a GPU
+  --runs N           timed runs per method, median reported (default 30 GPU, 5 CPU)
+  --warmup N         untimed runs first (default 3 GPU, 1 CPU)
+  --no-anchors       time trimm and the reference-equivalent only
+  --seed S           input seed (default: random, printed)
+  --json             print a JSON array, one object per row, instead of the table
+
+Columns: median ms; useful TFLOP/s (n(n+1)(n+2)/3 flops); speedup over the
+reference-equivalent (SGEMM + triu, what torch.triu(torch.matmul(A, B)) runs); max allclose
+violation against it, |c - ref| / (1e-4 + 1e-4|ref|), <= 1 passes; normwise error against fp64.
+)";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "trimm: %s\n(see `trimm help`)\n", msg.c_str());
+  std::exit(2);
+}
+
+std::vector<int64_t> parse_sizes(const std::string& s) {
+  std::vector<int64_t> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 1)
+      usage_error("--sizes: '" + item + "' is not a positive integer");
+    out.push_back(v);
+  }
+  if (out.empty()) usage_error("--sizes: expected N[,N...]");
+  return out;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    o += c;
+  }
+  return o;
+}
+
+void print_table(const std::vector<Row>& rows, const std::string& where) {
+  std::printf("trimm bench on %s\n", where.c_str());
+  std::printf("%-6s %-48s %-5s %9s %8s %8s %9s %10s\n", "n", "method", "prec", "ms", "TFLOP/s",
+              "speedup", "max_viol", "rel_err");
+  for (const Row& r : rows)
+    std::printf("%-6lld %-48s %-5s %9.4f %8.2f %7.2fx %9.3g %10.2e\n", (long long)r.n,
+                r.method.c_str(), r.precision.c_str(), r.ms, r.tflops, r.speedup, r.max_violation,
+                r.rel_err);
+}
+
+void print_json(const std::vector<Row>& rows, const std::string& where) {
+  std::printf("[\n");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    std::printf(
+        "  {\"backend\": \"%s\", \"device\": \"%s\", \"method\": \"%s\", \"n\": %lld, "
+        "\"precision\": \"%s\", \"ms\": %.6f, \"tflops\": %.4f, \"speedup\": %.4f, "
+        "\"max_violation\": %.6g, \"rel_err\": %.6g}%s\n",
+        r.backend.c_str(), json_escape(where).c_str(), json_escape(r.method).c_str(),
+        (long long)r.n, r.precision.c_str(), r.ms, r.tflops, r.speedup,
+        std::isinf(r.max_violation) ? 1e308 : r.max_violation, r.rel_err,
+        i + 1 < rows.size() ? "," : "");
+  }
+  std::printf("]\n");
+}
+
+int bench(int argc, char** argv) {
+  BenchConfig cfg;
+  bool json = false, force_cpu = false;
+  int runs = -1, warmup = -1;
+  std::string sizes, precision = "all";
+  bool seeded = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--sizes") sizes = value();
+    else if (a == "--precision") precision = value();
+    else if (a == "--kernel") cfg.kernel = value();
+    else if (a == "--cpu") force_cpu = true;
+    else if (a == "--runs") runs = std::atoi(value().c_str());
+    else if (a == "--warmup") warmup = std::atoi(value().c_str());
+    else if (a == "--no-anchors") cfg.anchors = false;
+    else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
+    else if (a == "--json") json = true;
+    else usage_error("unknown bench option '" + a + "'");
+  }
+  const bool gpu = !force_cpu && cuda_available();
+  cfg.sizes = sizes.empty() ? std::vector<int64_t>{gpu ? 4096 : 2048} : parse_sizes(sizes);
+  cfg.runs = runs > 0 ? runs : (gpu ? 30 : 5);
+  cfg.warmup = warmup >= 0 ? warmup : (gpu ? 3 : 1);
+  if (gpu && cfg.runs < 20) std::fprintf(stderr, "trimm: note: fewer than 20 runs per median\n");
+  if (precision == "all") cfg.precisions = {Precision::Ieee};
+  else cfg.precisions = {parse_precision(precision, "--precision")};
+  if (!seeded) cfg.seed = std::random_device{}();
+  std::vector<Row> rows;
+  std::string where = "CPU (OpenBLAS)";
+  for (const int64_t n : cfg.sizes) {
+    if (gpu) bench_cuda(cfg, n, rows, where);
+    else bench_cpu(cfg, n, rows);
+  }
+  if (!gpu && !force_cpu) std::fprintf(stderr, "trimm: no CUDA device found: benchmarking the CPU backend\n");
+  std::fprintf(stderr, "trimm: seed %llu, %d runs per median, %d warm-up\n",
+               (unsigned long long)cfg.seed, cfg.runs, cfg.warmup);
+  json ? print_json(rows, where) : print_table(rows, where);
+  // A failed check is a failed bench: any trimm row over the tolerance.
+  for (const Row& r : rows)
+    if (r.method.rfind("trimm", 0) == 0 && !(r.max_violation <= 1.0)) {
+      std::fprintf(stderr, "trimm: FAILED: %s at n = %lld violates allclose(1e-4) by %.3g\n",
+                   r.method.c_str(), (long long)r.n, r.max_violation);
+      return 1;
+    }
+  return 0;
+}
+
+int kernels_cmd() {
+  std::printf("%-12s %-6s %-8s %-5s %s\n", "kernel", "prec", "arch", "auto", "what");
+  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
+    std::printf("%-12s %-6s sm_%d+ %-5s %s\n", e->name, to_string(e->precision), e->min_cc,
+                e->automatic ? "yes" : "no", e->what);
+  std::printf("%-12s %-6s %-8s %-5s %s\n", "cpu_openblas_strips", "ieee", "cpu", "yes",
+              "OpenBLAS TRMM on row strips (trimm::cpu)");
+  return 0;
+}
+
+}  // namespace
+}  // namespace trimm::cli
+
+int main(int argc, char** argv) {
+  using namespace trimm::cli;
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  try {
+    if (cmd == "bench") return bench(argc - 2, argv + 2);
+    if (cmd == "kernels") return kernels_cmd();
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "trimm: error: %s\n", e.what());
+    return 1;
+  }
+  std::fputs(kUsage, stderr);
+  return 2;
+}
