@@ -1,0 +1,269 @@
+// trimm::cpu::trtrmm (fp32, OpenBLAS strips) against the fp64 reference. Inputs are fresh each run;
+// the unreferenced triangles, the ld padding and C itself start as NaN so that any stray read or
+// missed write shows.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "trimm/cpu.hpp"
+
+namespace trimm {
+namespace {
+
+struct Problem {
+  Fill fill;
+  int64_t n, lda, ldb, ldc;
+};
+
+// Runs cpu::trtrmm on inputs from `gen` and checks C against the reference, the ld padding of C
+// untouched and the inputs unchanged.
+template <typename Gen>
+void run_and_check(const Problem& p, Gen&& gen, bool exact, const Options& options = {}) {
+  const auto A = test::make_triangular<float>(p.fill, p.n, p.lda, gen);
+  const auto B = test::make_triangular<float>(p.fill, p.n, p.ldb, gen);
+  const auto A0 = A, B0 = B;
+  std::vector<float> C(static_cast<size_t>(p.n * p.ldc));
+  test::poison(C);
+  cpu::trtrmm(p.fill, p.n, A.data(), p.lda, B.data(), p.ldb, C.data(), p.ldc, options);
+
+  std::vector<double> ref(static_cast<size_t>(p.n * p.n));
+  cpu::reference_trtrmm(p.fill, p.n, A.data(), p.lda, B.data(), p.ldb, ref.data(), p.n);
+  if (exact)
+    EXPECT_TRUE(test::equals_exactly(p.fill, p.n, C.data(), p.ldc, ref.data(), p.n));
+  else
+    EXPECT_TRUE(test::is_close(p.fill, p.n, C.data(), p.ldc, ref.data(), p.n));
+  for (int64_t i = 0; i < p.n; ++i)
+    for (int64_t j = p.n; j < p.ldc; ++j)
+      ASSERT_TRUE(std::isnan(C[i * p.ldc + j])) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A0, A)) << "A modified";
+  EXPECT_TRUE(test::same_bits(B0, B)) << "B modified";
+}
+
+class Seeded {
+ protected:
+  Seeded() { rng_.seed(seed_); }
+  const uint64_t seed_ = test::seed();
+  std::mt19937_64 rng_;
+};
+
+// (fill, n) over sizes that do and do not fit the 128-row strips.
+class CpuFp32Trtrmm : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>, public Seeded {};
+
+TEST_P(CpuFp32Trtrmm, IntegerInputsMatchReferenceExactly) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  run_and_check({fill, n, n, n, n}, test::integers(rng_), true);
+}
+
+TEST_P(CpuFp32Trtrmm, UniformInputsMatchReference) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  run_and_check({fill, n, n, n, n}, test::uniform(rng_), false);
+}
+
+TEST_P(CpuFp32Trtrmm, PaddedLeadingDimensions) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  run_and_check({fill, n, n + 3, n + 16, n + 1}, test::integers(rng_), true);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, CpuFp32Trtrmm,
+    ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values<int64_t>(1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 1000,
+                                                  1024)),
+    [](const auto& info) {
+      return std::string(to_string(std::get<0>(info.param))) + "_n" +
+             std::to_string(std::get<1>(info.param));
+    });
+
+class CpuFp32TrtrmmLarge : public ::testing::Test, public Seeded {};
+
+// 4097 = 32 strips + 1 row; the reference alone takes a few seconds.
+TEST_F(CpuFp32TrtrmmLarge, N4097IntegerInputsMatchReferenceExactly) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  run_and_check({Fill::Upper, 4097, 4097, 4100, 4097}, test::integers(rng_), true);
+}
+
+class CpuFp32TrtrmmOptions : public ::testing::TestWithParam<Fill>, public Seeded {};
+
+TEST_P(CpuFp32TrtrmmOptions, AcceptsKernelNameAndBothPrecisions) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const Fill fill = GetParam();
+  run_and_check({fill, 300, 300, 300, 300}, test::integers(rng_), true,
+                {Precision::Ieee, "cpu_openblas_strips"});
+  run_and_check({fill, 300, 300, 300, 300}, test::integers(rng_), true, {Precision::Auto, ""});
+}
+
+// 0·Inf is NaN: C's zero triangle has to be written, not computed.
+TEST_P(CpuFp32TrtrmmOptions, InfInputsLeaveZeroTriangleZero) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const Fill fill = GetParam();
+  const int64_t n = 300;
+  auto A = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+  auto B = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t i = 0; i < n; i += 7) {
+    A[i * n + i] = inf;
+    B[i * n + i] = -inf;
+  }
+  std::vector<float> C(static_cast<size_t>(n * n));
+  test::poison(C);
+  cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n);
+  EXPECT_TRUE(test::zero_outside(fill, n, C.data(), n));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fills, CpuFp32TrtrmmOptions,
+                         ::testing::Values(Fill::Upper, Fill::Lower),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+class CpuFp32TrtrmmStridedBatched : public ::testing::TestWithParam<Fill>, public Seeded {};
+
+// Each C of the batch against the reference of its own A and B; stride 0 shares one A or B.
+void check_batch(Fill fill, int64_t n, int64_t ld, int64_t stride_a, int64_t stride_b,
+                 int64_t batch, std::mt19937_64& rng) {
+  const int64_t stride_c = n * ld + 5;
+  const auto gen = test::integers(rng);
+  auto operand = [&](int64_t stride) {
+    std::vector<float> x(static_cast<size_t>((batch - 1) * stride + n * ld), test::kNaN<float>);
+    for (int64_t b = 0; b < batch; ++b) {
+      const auto m = test::make_triangular<float>(fill, n, ld, gen);
+      std::copy(m.begin(), m.end(), x.begin() + b * stride);
+    }
+    return x;
+  };
+  const auto A = operand(stride_a), B = operand(stride_b);
+  const auto A0 = A, B0 = B;
+  std::vector<float> C(static_cast<size_t>((batch - 1) * stride_c + n * ld));
+  test::poison(C);
+  cpu::trtrmm_strided_batched(fill, n, A.data(), ld, stride_a, B.data(), ld, stride_b, C.data(),
+                              ld, stride_c, batch);
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("batch entry " + std::to_string(b));
+    cpu::reference_trtrmm(fill, n, A.data() + b * stride_a, ld, B.data() + b * stride_b, ld,
+                          ref.data(), n);
+    EXPECT_TRUE(test::equals_exactly(fill, n, C.data() + b * stride_c, ld, ref.data(), n));
+  }
+  for (int64_t b = 0; b + 1 < batch; ++b)
+    for (int64_t e = n * ld; e < stride_c; ++e)
+      ASSERT_TRUE(std::isnan(C[b * stride_c + e])) << "gap after C " << b << " written";
+  EXPECT_TRUE(test::same_bits(A0, A)) << "A modified";
+  EXPECT_TRUE(test::same_bits(B0, B)) << "B modified";
+}
+
+TEST_P(CpuFp32TrtrmmStridedBatched, DistinctMatrices) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = 129, ld = 131;
+  check_batch(GetParam(), n, ld, n * ld + 7, n * ld, 3, rng_);
+}
+
+TEST_P(CpuFp32TrtrmmStridedBatched, BroadcastA) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  check_batch(GetParam(), 100, 100, 0, 100 * 100, 3, rng_);
+}
+
+TEST_P(CpuFp32TrtrmmStridedBatched, BroadcastB) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  check_batch(GetParam(), 257, 260, 257 * 260, 0, 2, rng_);
+}
+
+TEST_P(CpuFp32TrtrmmStridedBatched, OneByOneMatrices) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  check_batch(GetParam(), 1, 1, 2, 1, 4, rng_);
+}
+
+TEST_P(CpuFp32TrtrmmStridedBatched, EmptyBatchOrSizeWritesNothing) {
+  std::vector<float> A(64, 1.0f), B(64, 1.0f), C(64);
+  test::poison(C);
+  const auto C0 = C;
+  cpu::trtrmm_strided_batched(GetParam(), 8, A.data(), 8, 0, B.data(), 8, 0, C.data(), 8, 64, 0);
+  cpu::trtrmm_strided_batched(GetParam(), 0, A.data(), 1, 0, B.data(), 1, 0, C.data(), 1, 0, 4);
+  cpu::trtrmm(GetParam(), 0, nullptr, 1, nullptr, 1, nullptr, 1);
+  EXPECT_TRUE(test::same_bits(C0, C));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fills, CpuFp32TrtrmmStridedBatched,
+                         ::testing::Values(Fill::Upper, Fill::Lower),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+// Each bad argument throws InvalidArgument naming it, with C left as it was.
+class CpuFp32TrtrmmArgs : public ::testing::Test {
+ protected:
+  static constexpr int64_t n = 8;
+  std::vector<float> A = std::vector<float>(4 * n * n, 1.0f), B = A, C = A;
+
+  void expect_rejected(const std::function<void()>& call, const std::string& message_part) {
+    const auto C0 = C;
+    try {
+      call();
+      ADD_FAILURE() << "accepted; expected an error naming '" << message_part << "'";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(message_part), std::string::npos)
+          << "what() = " << e.what();
+    }
+    EXPECT_TRUE(test::same_bits(C0, C)) << "C written on error";
+  }
+  void single(int64_t n_, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+              int64_t ldc, const Options& options, const std::string& message_part) {
+    expect_rejected([&] { cpu::trtrmm(Fill::Upper, n_, a, lda, b, ldb, c, ldc, options); },
+                    "trimm::cpu::trtrmm: " + message_part);
+  }
+  void batched(int64_t stride_a, int64_t stride_b, float* c, int64_t stride_c, int64_t batch,
+               const Options& options, const std::string& message_part) {
+    expect_rejected(
+        [&] {
+          cpu::trtrmm_strided_batched(Fill::Lower, n, A.data(), n, stride_a, B.data(), n,
+                                      stride_b, c, n, stride_c, batch, options);
+        },
+        "trimm::cpu::trtrmm_strided_batched: " + message_part);
+  }
+};
+
+TEST_F(CpuFp32TrtrmmArgs, Trtrmm) {
+  const float* a = A.data();
+  const float* b = B.data();
+  float* c = C.data();
+  single(-1, a, n, b, n, c, n, {}, "n = -1");
+  single(n, a, n - 1, b, n, c, n, {}, "lda = 7");
+  single(n, a, n, b, 0, c, n, {}, "ldb = 0");
+  single(n, a, n, b, n, c, 3, {}, "ldc = 3");
+  single(0, a, 0, b, 1, c, 1, {}, "lda = 0");
+  single(n, nullptr, n, b, n, c, n, {}, "A is null");
+  single(n, a, n, nullptr, n, c, n, {}, "B is null");
+  single(n, a, n, b, n, nullptr, n, {}, "C is null");
+  single(n, c + 10, n, b, n, c, n, {}, "C overlaps A");
+  single(n, a, n, c + n * n - 1, n, c, n, {}, "C overlaps B");
+  single(n, a, n, b, n, c, n, {Precision::Auto, "simt_fp32"}, "kernel = 'simt_fp32'");
+  single(0, a, 1, b, 1, c, 1, {Precision::Ieee, "bogus"}, "kernel = 'bogus'");
+}
+
+TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
+  float* c = C.data();
+  batched(-1, 0, c, n * n, 2, {}, "stride_a = -1");
+  batched(0, -n, c, n * n, 2, {}, "stride_b = -8");
+  batched(0, 0, c, n * n, -1, {}, "batch = -1");
+  batched(0, 0, c, n * n - 1, 2, {}, "stride_c = 63");
+  batched(0, 0, c, 0, 3, {}, "stride_c = 0");
+  batched(0, 0, nullptr, n * n, 2, {}, "C is null");
+  // C's second matrix runs into A's.
+  expect_rejected(
+      [&] {
+        cpu::trtrmm_strided_batched(Fill::Upper, n, C.data() + 2 * n * n, n, 0, B.data(), n, 0,
+                                    C.data(), n, n * n + n, 2);
+      },
+      "trimm::cpu::trtrmm_strided_batched: C overlaps A");
+  batched(0, 0, c, n * n, 2, {Precision::Auto, "naive"}, "kernel = 'naive'");
+}
+
+}  // namespace
+}  // namespace trimm
