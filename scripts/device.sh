@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, compute-sanitizer, bench. Logs go under $OUT.
-#   STEPS="build test sanitize bench sass" (default: all but sass)
+#   STEPS="build test sanitize bench sass ncu" (default: build test sanitize bench)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
+#   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
+#   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
+# At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
+# bench (text and JSON), sass, ncu.
 # Where the machine has no OpenBLAS or GoogleTest, run scripts/device-deps.sh here first and
 # carry .deps: this script picks it up.
 set -uo pipefail
@@ -18,23 +22,23 @@ fi
 [ -d "$root/.deps/googletest" ] && extra+=(-DTRIMM_GTEST_SOURCE_DIR="$root/.deps/googletest")
 status=0
 note() { echo "== $* ==" | tee -a "$out/summary.txt"; }
+log() { tee -a "$out/summary.txt"; }
 has() { [[ " $steps " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
   --format=csv > "$out/gpu.txt" 2>&1
-cat "$out/gpu.txt"
-git -C "$root" rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null
+log < "$out/gpu.txt"; rm -f "$out/gpu.txt"
 
 if has build; then
   note build
   { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" &&
     cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-  grep -E "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20
+  grep -E "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20 | log
 fi
 if has test; then
   note "ctest (all labels)"
   (cd "$build" && ctest --output-on-failure -j 4 --timeout 900) > "$out/ctest.log" 2>&1 || status=1
-  tail -5 "$out/ctest.log"; grep -E "Failed|FAILED" "$out/ctest.log" | head -20
+  { grep -E "tests passed|tests failed" "$out/ctest.log"; grep -E "\(Failed\)|FAILED" "$out/ctest.log" | head -20; } | log
 fi
 if has sanitize; then
   for tool in memcheck racecheck synccheck; do
@@ -42,22 +46,40 @@ if has sanitize; then
     filter='*'
     [ "$tool" != memcheck ] && filter='*simt_fp32*n129*:*simt_fp32*n255*:*Batched*n33*:*naive_fp32_upper_n129*'
     TRIMM_TEST_MAX_N=300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-      "$build/tests/test_gpu" --gtest_filter="$filter" > "$out/sanitizer-$tool.log" 2>&1 || status=1
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.log" | tail -3
+      "$build/tests/test_gpu" --gtest_filter="$filter" > "$out/sanitizer-$tool.tmp" 2>&1 || status=1
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.tmp" | tail -3 | log
+    { echo "== $tool =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"
+    rm -f "$out/sanitizer-$tool.tmp"
   done
 fi
 if has bench; then
   note "trimm bench ${BENCH_ARGS:-}"
   # shellcheck disable=SC2086
-  "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} | tee "$out/bench.txt" || status=1
+  "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} 2>&1 | log || status=1
+  for k in ${BENCH_KERNELS:-}; do
+    note "trimm bench ${BENCH_ARGS:-} --kernel $k --no-anchors"
+    "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --kernel "$k" --no-anchors 2>&1 | log || status=1
+  done
   "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --json > "$out/bench.json" 2>/dev/null || status=1
 fi
 if has sass; then
   note sass
-  cuobjdump --dump-resource-usage "$build/src/libtrimm.a" > "$out/resources.txt" 2>&1
-  cuobjdump --dump-sass "$build/src/libtrimm.a" | grep -oE "(FFMA|HGMMA|HMMA|LDS\.128|LDG\.E\.128|STL|LDL)[^ ]*" \
-    | sort | uniq -c > "$out/sass-ops.txt"
-  cat "$out/sass-ops.txt"
+  { cuobjdump --dump-resource-usage "$build/src/libtrimm.a";
+    cuobjdump --dump-sass "$build/src/libtrimm.a" |
+      grep -oE "(FFMA|HGMMA|HMMA|LDS\.128|LDG\.E\.128|STL|LDL)[^ ]*" | sort | uniq -c; } \
+    > "$out/sass.txt" 2>&1
+  tail -12 "$out/sass.txt" | log
+fi
+if has ncu; then
+  for k in ${NCU_KERNELS:-simt_fp32}; do
+    note "ncu $k n=4096"
+    ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+      --section Occupancy --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+      "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors --kernel "$k" \
+      >> "$out/ncu.txt" 2>&1 || status=1
+  done
+  grep -E "Duration|Issue Slots Busy|Executed Ipc A|No Eligible|Achieved Occupancy|Compute \(SM\) Throughput|Registers Per|Stall|L1/TEX Hit|Mem Busy" "$out/ncu.txt" | log
 fi
 note "exit $status"
 exit $status

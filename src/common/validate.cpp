@@ -35,6 +35,8 @@ bool overlap(Span x, Span y) { return x.lo < y.hi && y.lo < x.hi; }
 
 void validate(const BatchedArgs& a) {
   if (a.n < 0) fail(a, fmt("n", a.n, ">= 0"));
+  // Kernels index rows and columns in 32 bits (an n this large would not fit in memory anyway).
+  if (a.n > INT32_MAX) fail(a, fmt("n", a.n, "<= 2147483647"));
   if (a.batch < 0) fail(a, fmt("batch", a.batch, ">= 0"));
   const int64_t min_ld = std::max<int64_t>(1, a.n);
   const std::string ld_expect = ">= max(1, n) = " + std::to_string(min_ld);

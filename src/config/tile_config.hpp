@@ -18,6 +18,15 @@ struct SimtTile {
   constexpr int threads() const { return group_threads * k_groups; }
 };
 
-inline constexpr SimtTile kSimtFp32{128, 128, 8, 2, 8, 8, 256, 1};
+// The table. Kernels are templated on an index into it (nvcc cannot name a constexpr object as a
+// template argument in its host stubs).
+enum SimtTileId : int {
+  kSimtFp32,     // two blocks of 8 warps per SM; the scheduler's split balances long bands
+  kSimtFp32Kg2,  // one block of 16 warps per SM, k split between its two halves
+};
+inline constexpr SimtTile kSimtTiles[] = {
+    {128, 128, 8, 1, 8, 8, 256, 2},
+    {128, 128, 8, 2, 8, 8, 256, 1},
+};
 
 }  // namespace trimm::config

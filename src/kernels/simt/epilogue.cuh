@@ -18,11 +18,12 @@ struct OutView {
 };
 
 // Writes rows {half·64 + ty·4 + i} × columns {jh·64 + tx·4 + e} of a 128×128 tile at (row0, col0)
-// of C', from vals[i][jh·4 + e]. kColwise: C' is stored column-major (see OutView). kDiag: the
-// tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf = NaN).
-template <bool kVec>
-__device__ void store_half(const OutView& o, bool colwise, bool diag, int64_t row0, int64_t col0,
-                           int half, int ty, int tx, const float (&vals)[4][8]) {
+// of C', from acc[half·4 + i][jh·4 + e]. kColwise: C' is stored column-major (see OutView); a
+// template argument, because choosing at run time inside the stores costs registers (spills).
+// diag: the tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf).
+template <bool kVec, bool kColwise>
+__device__ void store_half(const OutView& o, bool diag, int64_t row0, int64_t col0, int half,
+                           int ty, int tx, const float (&acc)[8][8]) {
   const int64_t r0 = row0 + half * 64 + ty * 4;
 #pragma unroll
   for (int jh = 0; jh < 2; ++jh) {
@@ -31,8 +32,8 @@ __device__ void store_half(const OutView& o, bool colwise, bool diag, int64_t ro
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) v[i][e] = (diag && r0 + i > c0 + e) ? 0.f : vals[i][jh * 4 + e];
-    if (!colwise) {
+      for (int e = 0; e < 4; ++e) v[i][e] = (diag && r0 + i > c0 + e) ? 0.f : acc[half * 4 + i][jh * 4 + e];
+    if constexpr (!kColwise) {
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int64_t r = r0 + i;
@@ -68,10 +69,10 @@ __device__ void store_half(const OutView& o, bool colwise, bool diag, int64_t ro
 // round r, group 1-r hands half r to group r through shared memory (`red`, 8·GT float4s = 32 KB
 // for GT = 256), then group r adds and stores it. IEEE addition commutes, so the sum is the same
 // whichever group adds.
-template <int GT, bool kVec>
-__device__ void reduce_and_store(float4* red, const OutView& o, bool colwise, bool diag,
+template <int GT, bool kVec, bool kColwise>
+__device__ void reduce_and_store(float4* red, const OutView& o, bool diag,
                                  int64_t row0, int64_t col0, int group, int lt, int ty, int tx,
-                                 const float (&acc)[8][8]) {
+                                 float (&acc)[8][8]) {
 #pragma unroll
   for (int round = 0; round < 2; ++round) {
     if (group != round) {
@@ -85,19 +86,15 @@ __device__ void reduce_and_store(float4* red, const OutView& o, bool colwise, bo
     }
     __syncthreads();
     if (group == round) {
-      float mine[4][8];
 #pragma unroll
       for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int jh = 0; jh < 2; ++jh) {
           const float4 t = red[(i * 2 + jh) * GT + lt];
-          const float* a = &acc[round * 4 + i][jh * 4];
-          mine[i][jh * 4 + 0] = a[0] + t.x;
-          mine[i][jh * 4 + 1] = a[1] + t.y;
-          mine[i][jh * 4 + 2] = a[2] + t.z;
-          mine[i][jh * 4 + 3] = a[3] + t.w;
+          float* a = &acc[round * 4 + i][jh * 4];
+          a[0] += t.x, a[1] += t.y, a[2] += t.z, a[3] += t.w;
         }
-      store_half<kVec>(o, colwise, diag, row0, col0, round, ty, tx, mine);
+      store_half<kVec, kColwise>(o, diag, row0, col0, round, ty, tx, acc);
     }
     if (round == 0) __syncthreads();  // red is refilled in round 1
   }

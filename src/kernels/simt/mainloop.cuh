@@ -16,49 +16,72 @@ struct Stage {
   float v[KT][W + 4];
 };
 
-// Moves one KT×W slice of an operand from global memory to a Stage, through registers so that the
-// loads of stage s+1 are in flight while stage s is multiplied. Element (x, k) of the operand is
-// p[k·ld + x] when kContigX (x is the contiguous index) and p[x·ld + k] otherwise.
-// kKAtLeastX selects the triangle: A' keeps k >= x (x = row m), B' keeps k <= x (x = column j).
+// Moves KT×W slices of an operand from global memory to a Stage, through registers so that the
+// loads of stage s+1 are in flight while stage s is multiplied, one slice per load() call, k
+// advancing by KT each time. Element (x, k) of the operand is p[k·ld + x] when kContigX (x is the
+// contiguous index) and p[x·ld + k] otherwise. kKAtLeastX selects the triangle: A' keeps k >= x
+// (x = row m), B' keeps k <= x (x = column j). Coordinates are 32-bit (n < 2^31 is checked by the
+// host); only pointers are 64-bit, which keeps the loader's registers few.
 template <int KT, int W, int THREADS, bool kContigX, bool kKAtLeastX, bool kVec>
 struct SliceLoader {
-  static_assert(KT * W == 4 * THREADS, "each thread moves exactly one 4-vector per stage");
+  static constexpr int kVecs = KT * W / (4 * THREADS);  // 4-vectors per thread per stage
+  static_assert(kVecs >= 1 && kVecs * 4 * THREADS == KT * W,
+                "the threads must move the slice in whole 4-vectors");
   static_assert(W % 4 == 0 && KT % 4 == 0, "4-vectors must tile the slice");
 
-  int x, k;  // this thread's first element, relative to the slice origin
-  float v[4];
+  const float* src[kVecs];  // each vector's first element in the next slice
+  int xs[kVecs], ks[kVecs];  // its slice coordinates (for the shared-memory store)
+  int X[kVecs], K[kVecs];    // its global coordinates
+  int64_t advance;           // pointer step per slice
+  float v[kVecs][4];
 
-  __device__ explicit SliceLoader(int tid)
-      : x(kContigX ? (tid % (W / 4)) * 4 : tid / (KT / 4)),
-        k(kContigX ? tid / (W / 4) : (tid % (KT / 4)) * 4) {}
-
-  // Loads the slice whose origin is (x0, k0); out-of-range and masked elements become 0.
-  __device__ void load(const float* __restrict__ p, int64_t ld, int64_t n, int64_t x0,
-                       int64_t k0) {
-    const int64_t X = x0 + x, K = k0 + k;
-    const int64_t c = kContigX ? X : K, o = kContigX ? K : X;  // contiguous / strided index
-    const float* q = p + o * ld + c;
-    if (o < n && kVec && c + 3 < n) {
-      const float4 t = __ldg(reinterpret_cast<const float4*>(q));
-      v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
-    } else {
+  // The first slice starts at global (x0, k0).
+  __device__ SliceLoader(int tid, const float* p, int64_t ld, int x0, int k0)
+      : advance(kContigX ? KT * ld : KT) {
 #pragma unroll
-      for (int e = 0; e < 4; ++e) v[e] = (o < n && c + e < n) ? __ldg(q + e) : 0.f;
+    for (int q = 0; q < kVecs; ++q) {
+      const int idx = tid + q * THREADS;
+      xs[q] = kContigX ? (idx % (W / 4)) * 4 : idx / (KT / 4);
+      ks[q] = kContigX ? idx / (W / 4) : (idx % (KT / 4)) * 4;
+      X[q] = x0 + xs[q];
+      K[q] = k0 + ks[q];
+      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
     }
+  }
+
+  // Loads the next slice; out-of-range and masked elements become 0.
+  __device__ void load(int n) {
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int64_t xe = X + (kContigX ? e : 0), ke = K + (kContigX ? 0 : e);
-      const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
-      v[e] = keep ? v[e] : 0.f;  // a select, not a multiply: NaN in the other triangle stays out
+    for (int q = 0; q < kVecs; ++q) {
+      const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
+      if (o < n && kVec && c + 3 < n) {
+        const float4 t = __ldg(reinterpret_cast<const float4*>(src[q]));
+        v[q][0] = t.x, v[q][1] = t.y, v[q][2] = t.z, v[q][3] = t.w;
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) v[q][e] = (o < n && c + e < n) ? __ldg(src[q] + e) : 0.f;
+      }
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
+        const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
+        v[q][e] = keep ? v[q][e] : 0.f;  // a select, not a multiply: NaN there stays out
+      }
+      src[q] += advance;
+      K[q] += KT;
     }
   }
 
   __device__ void store(Stage<KT, W>& s) const {
-    if (kContigX) {
-      *reinterpret_cast<float4*>(&s.v[k][x]) = make_float4(v[0], v[1], v[2], v[3]);
-    } else {
 #pragma unroll
-      for (int e = 0; e < 4; ++e) s.v[k + e][x] = v[e];
+    for (int q = 0; q < kVecs; ++q) {
+      if (kContigX) {
+        *reinterpret_cast<float4*>(&s.v[ks[q]][xs[q]]) =
+            make_float4(v[q][0], v[q][1], v[q][2], v[q][3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) s.v[ks[q] + e][xs[q]] = v[q][e];
+      }
     }
   }
 };
