@@ -66,20 +66,25 @@ if has sass; then
   note sass
   { cuobjdump --dump-resource-usage "$build/src/libtrimm.a";
     cuobjdump --dump-sass "$build/src/libtrimm.a" |
-      grep -oE "(FFMA|HGMMA|HMMA|LDS\.128|LDG\.E\.128|STL|LDL)[^ ]*" | sort | uniq -c; } \
+      grep -oE "(FFMA|HGMMA|HMMA|LDS\.128|LDG\.E\.128|STL|LDL)[^ ]*" | sort | uniq -c;
+    # The whole SASS of one function, for reading its inner loop (SASS_FUNCTION: a substring of
+    # the mangled name).
+    cuobjdump --dump-sass "$build/src/libtrimm.a" |
+      awk -v f="${SASS_FUNCTION:-kernelILi0ELb0ELb1E}" '/Function :/ {on = index($0, f) > 0} on'; } \
     > "$out/sass.txt" 2>&1
   tail -12 "$out/sass.txt" | log
 fi
 if has ncu; then
   for k in ${NCU_KERNELS:-simt_fp32}; do
-    note "ncu $k n=4096"
+    note "ncu $k n=4096"; echo "ncu $k" >> "$out/ncu.txt"
     ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --section Occupancy --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+      --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
       "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors --kernel "$k" \
       >> "$out/ncu.txt" 2>&1 || status=1
   done
-  grep -E "Duration|Issue Slots Busy|Executed Ipc A|No Eligible|Achieved Occupancy|Compute \(SM\) Throughput|Registers Per|Stall|L1/TEX Hit|Mem Busy" "$out/ncu.txt" | log
+  grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected)" "$out/ncu.txt" | log
 fi
 note "exit $status"
 exit $status

@@ -17,8 +17,8 @@ struct Stage {
 };
 
 // Moves KT×W slices of an operand from global memory to a Stage, through registers so that the
-// loads of stage s+1 are in flight while stage s is multiplied, one slice per load() call, k
-// advancing by KT each time. Element (x, k) of the operand is p[k·ld + x] when kContigX (x is the
+// loads of stage s+1 are in flight while stage s is multiplied: load() then commit() per slice,
+// k advancing by KT each time. Element (x, k) of the operand is p[k·ld + x] when kContigX (x is the
 // contiguous index) and p[x·ld + k] otherwise. kKAtLeastX selects the triangle: A' keeps k >= x
 // (x = row m), B' keeps k <= x (x = column j). Coordinates are 32-bit (n < 2^31 is checked by the
 // host); only pointers are 64-bit, which keeps the loader's registers few.
@@ -30,7 +30,7 @@ struct SliceLoader {
   static_assert(W % 4 == 0 && KT % 4 == 0, "4-vectors must tile the slice");
 
   const float* src[kVecs];  // each vector's first element in the next slice
-  int xs[kVecs], ks[kVecs];  // its slice coordinates (for the shared-memory store)
+  int soff[kVecs];           // its offset in a Stage, in floats
   int X[kVecs], K[kVecs];    // its global coordinates
   int64_t advance;           // pointer step per slice
   float v[kVecs][4];
@@ -41,15 +41,17 @@ struct SliceLoader {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int idx = tid + q * THREADS;
-      xs[q] = kContigX ? (idx % (W / 4)) * 4 : idx / (KT / 4);
-      ks[q] = kContigX ? idx / (W / 4) : (idx % (KT / 4)) * 4;
-      X[q] = x0 + xs[q];
-      K[q] = k0 + ks[q];
+      const int xs = kContigX ? (idx % (W / 4)) * 4 : idx / (KT / 4);
+      const int ks = kContigX ? idx / (W / 4) : (idx % (KT / 4)) * 4;
+      soff[q] = ks * (W + 4) + xs;
+      X[q] = x0 + xs;
+      K[q] = k0 + ks;
       src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
     }
   }
 
-  // Loads the next slice; out-of-range and masked elements become 0.
+  // Issues the loads of the current slice; out-of-range elements become 0. Nothing here uses the
+  // loaded values, so the loads stay in flight while the previous stage is multiplied.
   __device__ void load(int n) {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
@@ -61,27 +63,29 @@ struct SliceLoader {
 #pragma unroll
         for (int e = 0; e < 4; ++e) v[q][e] = (o < n && c + e < n) ? __ldg(src[q] + e) : 0.f;
       }
+    }
+  }
+
+  // Masks the triangle, writes the slice to shared memory and moves on to the next slice. The
+  // mask is a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
+  __device__ void commit(Stage<KT, W>& s) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
         const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
-        v[q][e] = keep ? v[q][e] : 0.f;  // a select, not a multiply: NaN there stays out
+        v[q][e] = keep ? v[q][e] : 0.f;
+      }
+      float* dst = &s.v[0][0] + soff[q];
+      if (kContigX) {
+        *reinterpret_cast<float4*>(dst) = make_float4(v[q][0], v[q][1], v[q][2], v[q][3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) dst[e * (W + 4)] = v[q][e];
       }
       src[q] += advance;
       K[q] += KT;
-    }
-  }
-
-  __device__ void store(Stage<KT, W>& s) const {
-#pragma unroll
-    for (int q = 0; q < kVecs; ++q) {
-      if (kContigX) {
-        *reinterpret_cast<float4*>(&s.v[ks[q]][xs[q]]) =
-            make_float4(v[q][0], v[q][1], v[q][2], v[q][3]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) s.v[ks[q] + e][xs[q]] = v[q][e];
-      }
     }
   }
 };

@@ -102,8 +102,8 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
   la.load(n);
   lb.load(n);
-  la.store(smem.pipe.a[0]);
-  lb.store(smem.pipe.b[0]);
+  la.commit(smem.pipe.a[0]);
+  lb.commit(smem.pipe.b[0]);
   __syncthreads();
   for (int it = 0; it < steps; ++it) {
     const int cur = it & 1;
@@ -114,8 +114,8 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
     }
     multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
     if (more) {
-      la.store(smem.pipe.a[cur ^ 1]);
-      lb.store(smem.pipe.b[cur ^ 1]);
+      la.commit(smem.pipe.a[cur ^ 1]);
+      lb.commit(smem.pipe.b[cur ^ 1]);
     }
     __syncthreads();
   }
