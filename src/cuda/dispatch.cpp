@@ -10,9 +10,7 @@ constexpr int kAnyCc = 1000;
 
 const KernelEntry kTable[] = {
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, kernels::launch_simt_fp32,
-     "fp32 FFMA, 128x128 tiles, 2 blocks/SM, longest-first schedule, long bands split"},
-    {"simt_fp32_kg2", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_simt_fp32_kg2,
-     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first schedule"},
+     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
     {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };

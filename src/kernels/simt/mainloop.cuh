@@ -50,13 +50,16 @@ struct SliceLoader {
     }
   }
 
-  // Issues the loads of the current slice; out-of-range elements become 0. Nothing here uses the
-  // loaded values, so the loads stay in flight while the previous stage is multiplied.
-  __device__ void load(int n) {
+  // Issues the loads of the slice at k0 (the x origin is x0); out-of-range elements become 0.
+  // Nothing here uses the loaded values, so the loads stay in flight while the previous stage is
+  // multiplied. Slices wholly inside the matrix, all but the last row and column of tiles, skip
+  // the bounds tests.
+  __device__ void load(int n, int x0, int k0) {
+    const bool inside = x0 + W <= n && k0 + KT <= n;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
-      if (o < n && kVec && c + 3 < n) {
+      if (kVec && (inside || (o < n && c + 3 < n))) {
         const float4 t = __ldg(reinterpret_cast<const float4*>(src[q]));
         v[q][0] = t.x, v[q][1] = t.y, v[q][2] = t.z, v[q][3] = t.w;
       } else {
@@ -66,16 +69,20 @@ struct SliceLoader {
     }
   }
 
-  // Masks the triangle, writes the slice to shared memory and moves on to the next slice. The
-  // mask is a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
-  __device__ void commit(Stage<KT, W>& s) {
+  // Masks the triangle, writes the slice to shared memory and moves on to the next slice. Only
+  // slices that reach across the diagonal (the first k block of A', the last of B') need the
+  // mask; it is a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
+  __device__ void commit(Stage<KT, W>& s, int x0, int k0) {
+    const bool crosses = kKAtLeastX ? k0 < x0 + W - 1 : k0 + KT - 1 > x0;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
+      if (crosses) {
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
-        const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
-        v[q][e] = keep ? v[q][e] : 0.f;
+        for (int e = 0; e < 4; ++e) {
+          const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
+          const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
+          v[q][e] = keep ? v[q][e] : 0.f;
+        }
       }
       float* dst = &s.v[0][0] + soff[q];
       if (kContigX) {
@@ -92,8 +99,7 @@ struct SliceLoader {
 
 // acc[i][j] += A'[row(i)][k]·B'[k][col(j)] over BK consecutive k of one stage, starting at k_off.
 // Thread (ty, tx) of a 16×16 group owns rows {ty·4 + i, 64 + ty·4 + i} and the same columns
-// pattern in tx: two 4-wide vectors per operand per k, all of them 16-byte shared loads, with
-// the A' reads a broadcast within each warp.
+// pattern in tx: two 4-wide vectors per operand per k, all of them 16-byte shared loads.
 template <int BK, int KT, int W>
 __device__ __forceinline__ void multiply_stage(const Stage<KT, W>& As, const Stage<KT, W>& Bs,
                                                int k_off, int ty, int tx, float (&acc)[8][8]) {

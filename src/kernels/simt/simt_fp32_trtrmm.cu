@@ -18,8 +18,8 @@ namespace {
 
 using config::SimtTile;
 
-// Shared memory of one block: two stages of A' and B' for the mainloop; with two k groups the
-// group reduction reuses the same bytes.
+// Shared memory of one block: two stages of A' and B' for the mainloop; the group reduction
+// reuses the same bytes.
 template <int kId>
 struct SharedStorage {
   static constexpr SimtTile Cfg = config::kSimtTiles[kId];
@@ -27,14 +27,14 @@ struct SharedStorage {
   struct Pipe {
     StageT a[2], b[2];
   };
-  static constexpr int kRed = Cfg.k_groups == 2 ? 8 * Cfg.group_threads : 1;
+  static constexpr int kRed = 8 * Cfg.group_threads;
   union {
     Pipe pipe;
     float4 red[kRed];
   };
 };
 
-// The tile's epilogue: sum the k groups if there are two, then store both row halves.
+// The tile's epilogue: sum the two k groups, each group storing one row half.
 template <int kId, bool kVec, bool kColwise>
 __device__ void store_tile(float4* red, float* C, const Problem& p, const sched::WorkUnit& u,
                            int group, int lt, int ty, int tx, float (&acc)[8][8]) {
@@ -42,13 +42,8 @@ __device__ void store_tile(float4* red, float* C, const Problem& p, const sched:
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
   const int64_t row0 = int64_t(u.bi) * Cfg.bm, col0 = int64_t(u.bj) * Cfg.bn;
-  if constexpr (Cfg.k_groups == 2) {
-    reduce_and_store<Cfg.group_threads, kVec, kColwise>(red, o, diag, row0, col0, group, lt, ty,
-                                                        tx, acc);
-  } else {
-    store_half<kVec, kColwise>(o, diag, row0, col0, 0, ty, tx, acc);
-    store_half<kVec, kColwise>(o, diag, row0, col0, 1, ty, tx, acc);
-  }
+  reduce_and_store<Cfg.group_threads, kVec, kColwise>(red, o, diag, row0, col0, group, lt, ty, tx,
+                                                      acc);
 }
 
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (A' = Bᵀ, B' = Aᵀ, C' = Cᵀ),
@@ -60,7 +55,7 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   constexpr SimtTile Cfg = config::kSimtTiles[kId];
   constexpr int kTile = Cfg.bm, kThreads = Cfg.threads(), kStep = Cfg.k_step();
   static_assert(Cfg.bm == Cfg.bn, "the scheduler's mirror trick needs square tiles");
-  static_assert(Cfg.k_groups == 1 || Cfg.k_groups == 2, "the reduction pairs at most two groups");
+  static_assert(Cfg.k_groups == 2, "the epilogue's reduction pairs exactly two k groups");
   static_assert(Cfg.tm == 8 && Cfg.tn == 8 && Cfg.group_threads == 256 && kTile == 128,
                 "multiply_stage assumes 16x16 threads with 8x8 accumulators per group");
   static_assert(kTile % kStep == 0, "bands start on tile boundaries, so on stage boundaries too");
@@ -89,7 +84,10 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   SliceLoader<kStep, kTile, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, int(col0), k_begin);
 
   const int group = tid / Cfg.group_threads, lt = tid % Cfg.group_threads;
-  const int ty = lt / 16, tx = lt % 16;
+  // Each warp covers 4 (ty) × 8 (tx) threads, so that per k it reads 4 A' and 8 B' 16-byte
+  // vectors: one shared-memory wavefront each (a 2 × 16 warp needs two for B').
+  const int warp = lt / 32, lane = lt % 32;
+  const int ty = (warp / 2) * 4 + lane / 8, tx = (warp % 2) * 8 + lane % 8;
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
@@ -100,22 +98,24 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   // [g·bk, (g+1)·bk) of every stage. Bands end at a tile edge or at n, so only a stage that
   // runs past n overruns its band, and the loaders' bounds zero that part.
   const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
-  la.load(n);
-  lb.load(n);
-  la.commit(smem.pipe.a[0]);
-  lb.commit(smem.pipe.b[0]);
+  const int m0 = int(row0), j0 = int(col0);
+  la.load(n, m0, k_begin);
+  lb.load(n, j0, k_begin);
+  la.commit(smem.pipe.a[0], m0, k_begin);
+  lb.commit(smem.pipe.b[0], j0, k_begin);
   __syncthreads();
   for (int it = 0; it < steps; ++it) {
     const int cur = it & 1;
     const bool more = it + 1 < steps;
+    const int k_next = k_begin + (it + 1) * kStep;
     if (more) {
-      la.load(n);
-      lb.load(n);
+      la.load(n, m0, k_next);
+      lb.load(n, j0, k_next);
     }
     multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
     if (more) {
-      la.commit(smem.pipe.a[cur ^ 1]);
-      lb.commit(smem.pipe.b[cur ^ 1]);
+      la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
+      lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
     }
     __syncthreads();
   }
@@ -193,10 +193,6 @@ void launch_simt(const Problem& p, const DeviceInfo& dev, Stream stream) {
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream) {
   launch_simt<config::kSimtFp32>(p, dev, stream);
-}
-
-void launch_simt_fp32_kg2(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  launch_simt<config::kSimtFp32Kg2>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
