@@ -17,14 +17,14 @@ struct OutView {
   int64_t ldc, n;
 };
 
-// Writes rows {ty·8 + half·4 + i} × columns {jh·64 + tx·4 + e} of a 128×128 tile at (row0, col0)
+// Writes rows {half·64 + ty·4 + i} × columns {jh·64 + tx·4 + e} of a 128×128 tile at (row0, col0)
 // of C', from acc[half·4 + i][jh·4 + e]. kColwise: C' is stored column-major (see OutView); a
 // template argument, because choosing at run time inside the stores costs registers (spills).
 // diag: the tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf).
 template <bool kVec, bool kColwise>
 __device__ void store_half(const OutView& o, bool diag, int64_t row0, int64_t col0, int half,
                            int ty, int tx, const float (&acc)[8][8]) {
-  const int64_t r0 = row0 + ty * 8 + half * 4;
+  const int64_t r0 = row0 + half * 64 + ty * 4;
 #pragma unroll
   for (int jh = 0; jh < 2; ++jh) {
     const int64_t c0 = col0 + jh * 64 + tx * 4;
@@ -65,8 +65,7 @@ __device__ void store_half(const OutView& o, bool diag, int64_t row0, int64_t co
   }
 }
 
-// Sums the two k groups' accumulators and stores the tile. Group g finishes row half g (rows
-// ty·8 + g·4 + i of each thread): in
+// Sums the two k groups' accumulators and stores the tile. Group g finishes rows half g: in
 // round r, group 1-r hands half r to group r through shared memory (`red`, 8·GT float4s = 32 KB
 // for GT = 256), then group r adds and stores it. IEEE addition commutes, so the sum is the same
 // whichever group adds.

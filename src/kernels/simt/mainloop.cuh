@@ -98,17 +98,16 @@ struct SliceLoader {
 };
 
 // acc[i][j] += A'[row(i)][k]·B'[k][col(j)] over BK consecutive k of one stage, starting at k_off.
-// Thread (ty, tx) of a 16×16 group owns rows ty·8 + i (contiguous, so that a warp's rows are a
-// 32-row band whose zero k-steps it can skip) and columns {tx·4 + e, 64 + tx·4 + e}: two 4-wide
-// vectors per operand per k, all of them 16-byte shared loads.
+// Thread (ty, tx) of a 16×16 group owns rows {ty·4 + i, 64 + ty·4 + i} and the same columns
+// pattern in tx: two 4-wide vectors per operand per k, all of them 16-byte shared loads.
 template <int BK, int KT, int W>
 __device__ __forceinline__ void multiply_stage(const Stage<KT, W>& As, const Stage<KT, W>& Bs,
                                                int k_off, int ty, int tx, float (&acc)[8][8]) {
   static_assert(W == 128, "the 16×16 thread layout with 8×8 accumulators covers 128×128");
 #pragma unroll
   for (int kk = 0; kk < BK; ++kk) {
-    const float4 a0 = *reinterpret_cast<const float4*>(&As.v[k_off + kk][ty * 8]);
-    const float4 a1 = *reinterpret_cast<const float4*>(&As.v[k_off + kk][ty * 8 + 4]);
+    const float4 a0 = *reinterpret_cast<const float4*>(&As.v[k_off + kk][ty * 4]);
+    const float4 a1 = *reinterpret_cast<const float4*>(&As.v[k_off + kk][64 + ty * 4]);
     const float4 b0 = *reinterpret_cast<const float4*>(&Bs.v[k_off + kk][tx * 4]);
     const float4 b1 = *reinterpret_cast<const float4*>(&Bs.v[k_off + kk][64 + tx * 4]);
     const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};

@@ -84,12 +84,10 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   SliceLoader<kStep, kTile, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, int(col0), k_begin);
 
   const int group = tid / Cfg.group_threads, lt = tid % Cfg.group_threads;
-  // Each warp covers 4 (ty) × 8 (tx) threads: per k it reads 8 A' and 8 B' 16-byte vectors, one
-  // shared-memory wavefront per load. Its rows are the band [32·(warp/2), +32) of the tile; its
-  // last column is 64 + 32·(warp%2) + 31.
+  // Each warp covers 4 (ty) × 8 (tx) threads, so that per k it reads 4 A' and 8 B' 16-byte
+  // vectors: one shared-memory wavefront each (a 2 × 16 warp needs two for B').
   const int warp = lt / 32, lane = lt % 32;
   const int ty = (warp / 2) * 4 + lane / 8, tx = (warp % 2) * 8 + lane % 8;
-  const int warp_row0 = int(row0) + (warp / 2) * 32, warp_col_last = int(col0) + 95 + (warp % 2) * 32;
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
@@ -114,11 +112,7 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
       la.load(n, m0, k_next);
       lb.load(n, j0, k_next);
     }
-    // Where the band crosses the diagonal, a warp whose k-steps lie all left of its rows (A' = 0)
-    // or all below its columns (B' = 0) would only add zeros: it skips them. Uniform per warp.
-    const int kg = k_begin + it * kStep + group * Cfg.bk;  // this group's first k in the stage
-    if (kg + Cfg.bk - 1 >= warp_row0 && kg <= warp_col_last)
-      multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
+    multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
     if (more) {
       la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
       lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
