@@ -2,6 +2,7 @@
 # One call on the GPU machine: build, GPU tests, compute-sanitizer, bench. Logs go under $OUT.
 #   STEPS="build test sanitize bench sass ncu" (default: build test sanitize bench)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
+#   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
 #   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
 # At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
@@ -55,7 +56,9 @@ fi
 if has bench; then
   note "trimm bench ${BENCH_ARGS:-}"
   # shellcheck disable=SC2086
-  "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} 2>&1 | log || status=1
+  for _ in $(seq "${BENCH_REPEAT:-1}"); do
+    "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} 2>&1 | log || status=1
+  done
   for k in ${BENCH_KERNELS:-}; do
     note "trimm bench ${BENCH_ARGS:-} --kernel $k --no-anchors"
     "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --kernel "$k" --no-anchors 2>&1 | log || status=1
