@@ -14,7 +14,6 @@ struct SimtTile {
   int tm, tn;           // accumulators per thread (rows, columns)
   int group_threads;    // threads per group: (bm/tm)·(bn/tn)
   int min_blocks;       // __launch_bounds__ occupancy target
-  bool skip_zero_steps; // warps skip k-steps that only add zeros (diagonal-crossing blocks)
   constexpr int k_step() const { return bk * k_groups; }
   constexpr int threads() const { return group_threads * k_groups; }
 };
@@ -26,11 +25,9 @@ enum SimtTileId : int {
   // two blocks of 8 warps (one k group, the scheduler's split for balance): 0.62 against 0.70 ms
   // at n = 4096, 0.15 against 0.20 ms at 2048, 4.65 against 4.47 ms at 8192 (bench/NOTES.md).
   kSimtFp32,
-  kSimtFp32Skip,  // the same with skip_zero_steps, under measurement
 };
 inline constexpr SimtTile kSimtTiles[] = {
-    {128, 128, 8, 2, 8, 8, 256, 1, false},
-    {128, 128, 8, 2, 8, 8, 256, 1, true},
+    {128, 128, 8, 2, 8, 8, 256, 1},
 };
 
 }  // namespace trimm::config

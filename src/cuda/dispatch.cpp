@@ -11,8 +11,6 @@ constexpr int kAnyCc = 1000;
 const KernelEntry kTable[] = {
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"simt_fp32_skip", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_simt_fp32_skip,
-     "simt_fp32 whose warps skip k-steps that only add zeros"},
     {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };

@@ -30,7 +30,6 @@ struct DeviceInfo {
 };
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
-void launch_simt_fp32_skip(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
 // The yardstick in fp64: C64 = triu(A·B) (or tril) accumulated in double, for the benchmark and

@@ -88,9 +88,6 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   // vectors: one shared-memory wavefront each (a 2 × 16 warp needs two for B').
   const int warp = lt / 32, lane = lt % 32;
   const int ty = (warp / 2) * 4 + lane / 8, tx = (warp % 2) * 8 + lane % 8;
-  // The warp's first row and last column: rows {ty·4 + i, 64 + ty·4 + i} start at 16·(warp/2);
-  // columns {tx·4 + e, 64 + tx·4 + e} end at 64 + 32·(warp%2) + 31.
-  const int warp_row0 = int(row0) + (warp / 2) * 16, warp_col_last = int(col0) + 95 + (warp % 2) * 32;
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
@@ -115,11 +112,7 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
       la.load(n, m0, k_next);
       lb.load(n, j0, k_next);
     }
-    // Where the band crosses the diagonal, a warp whose k-steps lie all left of its rows (A' = 0)
-    // or all below its columns (B' = 0) would only add zeros. The branch is uniform per warp.
-    const int kg = k_begin + it * kStep + group * Cfg.bk;  // this group's first k in the stage
-    if (!Cfg.skip_zero_steps || (kg + Cfg.bk - 1 >= warp_row0 && kg <= warp_col_last))
-      multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
+    multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
     if (more) {
       la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
       lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
@@ -200,10 +193,6 @@ void launch_simt(const Problem& p, const DeviceInfo& dev, Stream stream) {
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream) {
   launch_simt<config::kSimtFp32>(p, dev, stream);
-}
-
-void launch_simt_fp32_skip(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  launch_simt<config::kSimtFp32Skip>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
