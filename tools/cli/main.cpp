@@ -76,7 +76,7 @@ void print_table(const std::vector<Row>& rows, const std::string& where) {
   std::printf("%-6s %-48s %-5s %9s %8s %8s %9s %10s\n", "n", "method", "prec", "ms", "TFLOP/s",
               "speedup", "max_viol", "rel_err");
   for (const Row& r : rows)
-    std::printf("%-6lld %-48s %-5s %9.4f %8.2f %7.2fx %9.3g %10.2e\n", (long long)r.n,
+    std::printf("%-6lld %-48s %-5s %9.4f %8.3g %7.2fx %9.3g %10.2e\n", (long long)r.n,
                 r.method.c_str(), r.precision.c_str(), r.ms, r.tflops, r.speedup, r.max_violation,
                 r.rel_err);
 }
