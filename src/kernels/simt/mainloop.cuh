@@ -53,10 +53,9 @@ struct SliceLoader {
   // Issues the loads of the slice at k0 (the x origin is x0); out-of-range elements become 0.
   // Nothing here uses the loaded values, so the loads stay in flight while the previous stage is
   // multiplied. Slices wholly inside the matrix, all but the last row and column of tiles, skip
-  // the bounds tests; kBounds = false promises that the slice is inside.
-  template <bool kBounds = true>
+  // the bounds tests.
   __device__ void load(int n, int x0, int k0) {
-    const bool inside = !kBounds || (x0 + W <= n && k0 + KT <= n);
+    const bool inside = x0 + W <= n && k0 + KT <= n;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
@@ -73,10 +72,8 @@ struct SliceLoader {
   // Masks the triangle, writes the slice to shared memory and moves on to the next slice. Only
   // slices that reach across the diagonal (the first k block of A', the last of B') need the
   // mask; it is a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
-  // kMask = false promises that the slice does not cross.
-  template <bool kMask = true>
   __device__ void commit(Stage<KT, W>& s, int x0, int k0) {
-    const bool crosses = kMask && (kKAtLeastX ? k0 < x0 + W - 1 : k0 + KT - 1 > x0);
+    const bool crosses = kKAtLeastX ? k0 < x0 + W - 1 : k0 + KT - 1 > x0;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       if (crosses) {

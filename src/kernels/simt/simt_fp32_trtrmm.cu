@@ -104,30 +104,16 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   la.commit(smem.pipe.a[0], m0, k_begin);
   lb.commit(smem.pipe.b[0], j0, k_begin);
   __syncthreads();
-  // Slice s (at k_begin + s·kStep) is plain when it lies inside the matrix and off the diagonal
-  // (at or right of A's diagonal block, left of B's): then it needs no bounds tests and no mask.
-  // Only the band's first and last tile of k cross the diagonal, so nearly all of a long band is
-  // plain. The choice is uniform per block; the multiply stays outside it.
-  const bool inside = m0 + kTile <= n && j0 + kTile <= n;
-  const int s_first = inside ? (m0 + kTile - 1 - k_begin + kStep - 1) / kStep : steps;
-  const int s_end = inside ? (j0 - k_begin) / kStep : 0;
   for (int it = 0; it < steps; ++it) {
     const int cur = it & 1;
     const bool more = it + 1 < steps;
-    const bool plain = it + 1 >= s_first && it + 1 < s_end;
     const int k_next = k_begin + (it + 1) * kStep;
-    if (plain) {
-      la.load<false>(n, m0, k_next);
-      lb.load<false>(n, j0, k_next);
-    } else if (more) {
+    if (more) {
       la.load(n, m0, k_next);
       lb.load(n, j0, k_next);
     }
     multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
-    if (plain) {
-      la.commit<false>(smem.pipe.a[cur ^ 1], m0, k_next);
-      lb.commit<false>(smem.pipe.b[cur ^ 1], j0, k_next);
-    } else if (more) {
+    if (more) {
       la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
       lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
     }
