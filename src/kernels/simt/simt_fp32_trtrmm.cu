@@ -2,12 +2,13 @@
 // One block per work unit of the triangle scheduler; 128×128 tiles (config/tile_config.hpp).
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/slice_loader.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/simt/epilogue.cuh"
 #include "kernels/simt/mainloop.cuh"
@@ -23,7 +24,8 @@ using config::SimtTile;
 template <int kId>
 struct SharedStorage {
   static constexpr SimtTile Cfg = config::kSimtTiles[kId];
-  using StageT = Stage<Cfg.k_step(), Cfg.bm>;
+  // +4 floats of padding: the transposing stores' bank conflict is 2-way (4-way unpadded).
+  using StageT = Stage<Cfg.k_step(), Cfg.bm, 4>;
   struct Pipe {
     StageT a[2], b[2];
   };
@@ -60,7 +62,8 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
                 "multiply_stage assumes 16x16 threads with 8x8 accumulators per group");
   static_assert(kTile % kStep == 0, "bands start on tile boundaries, so on stage boundaries too");
 
-  __shared__ SharedStorage<kId> smem;
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage<kId>& smem = *reinterpret_cast<SharedStorage<kId>*>(smem_bytes);
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
@@ -80,8 +83,10 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
 
   const int n = int(p.n), k_begin = int(u.k_begin);
-  SliceLoader<kStep, kTile, kThreads, kTrans, true, kVec> la(tid, Ap, lda, int(row0), k_begin);
-  SliceLoader<kStep, kTile, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, int(col0), k_begin);
+  constexpr int kPad = SharedStorage<kId>::StageT::kRow - kTile;
+  SliceLoader<kStep, kTile, kPad, kThreads, kTrans, true, kVec> la(tid, Ap, lda, int(row0), k_begin);
+  SliceLoader<kStep, kTile, kPad, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, int(col0),
+                                                                     k_begin);
 
   const int group = tid / Cfg.group_threads, lt = tid % Cfg.group_threads;
   // Each warp covers 4 (ty) × 8 (tx) threads, so that per k it reads 4 A' and 8 B' 16-byte
@@ -127,47 +132,6 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
     store_tile<kId, kVec, false>(smem.red, C, p, u, group, lt, ty, tx, acc);
 }
 
-// Blocks per SM for one instantiation, queried once per device (a host-side occupancy query: no
-// allocation, no synchronization).
-template <int kId, bool kTrans, bool kVec>
-int blocks_per_sm(int device) {
-  static std::atomic<int> cache[64] = {};
-  if (device < 0 || device >= 64) device = 0;
-  int v = cache[device].load(std::memory_order_relaxed);
-  if (v == 0) {
-    TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &v, simt_fp32_trtrmm_kernel<kId, kTrans, kVec>, config::kSimtTiles[kId].threads(), 0));
-    v = std::max(v, 1);
-    cache[device].store(v, std::memory_order_relaxed);
-  }
-  return v;
-}
-
-template <int kId, bool kTrans, bool kVec>
-void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr SimtTile Cfg = config::kSimtTiles[kId];
-  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kId, kTrans, kVec>(dev.ordinal);
-  // A batch fills the machine by itself: split only what one problem's share cannot balance.
-  const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
-  const sched::TriangleSchedule s =
-      sched::make_schedule(p.n, Cfg.bm, Cfg.k_step(), slots_per_problem);
-  const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
-  constexpr int64_t kMaxGridY = 65535;
-  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
-    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    simt_fp32_trtrmm_kernel<kId, kTrans, kVec>
-        <<<dim3(unsigned(units), nb), Cfg.threads(), 0, stream>>>(p, s, b0);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
-    if (fixups > 0) {
-      fixup_split_tiles<Cfg.bm><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
-          p.C, p.ldc, p.stride_c, s, kTrans, b0);
-      TRIMM_CUDA_CHECK(cudaGetLastError());
-    }
-  }
-}
-
-bool aligned16(const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; }
-
 }  // namespace
 
 }  // namespace trimm::kernels::simt
@@ -177,16 +141,22 @@ namespace {
 
 template <int kId>
 void launch_simt(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  using simt::launch;
-  // 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
-  const bool vec = simt::aligned16(p.A) && simt::aligned16(p.B) && simt::aligned16(p.C) &&
-                   p.lda % 4 == 0 && p.ldb % 4 == 0 && p.ldc % 4 == 0 &&
-                   (p.batch <= 1 ||
-                    (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
-  if (p.fill == Fill::Lower)
-    vec ? launch<kId, true, true>(p, dev, stream) : launch<kId, true, false>(p, dev, stream);
+  constexpr config::SimtTile Cfg = config::kSimtTiles[kId];
+  constexpr int kSmem = sizeof(simt::SharedStorage<kId>);
+  const bool trans = p.fill == Fill::Lower;
+  auto go = [&](auto kernel_tag) {
+    constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
+    launch_triangle<kKernel>(p, dev, stream, Cfg.threads(), kSmem, Cfg.bm, Cfg.k_step(), trans);
+  };
+  using simt::simt_fp32_trtrmm_kernel;
+  if (trans)
+    rows_16b_aligned(p)
+        ? go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, true, true>>{})
+        : go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, true, false>>{});
   else
-    vec ? launch<kId, false, true>(p, dev, stream) : launch<kId, false, false>(p, dev, stream);
+    rows_16b_aligned(p)
+        ? go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, false, true>>{})
+        : go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, false, false>>{});
 }
 
 }  // namespace

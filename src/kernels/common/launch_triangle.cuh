@@ -1,0 +1,73 @@
+// The host side every triangle kernel shares: occupancy (queried once per device), the schedule
+// for that many concurrent blocks, the launch over the batch, and the fix-up pass for split
+// tiles. Included by each family's .cu, after its kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
+#include "cuda/check.hpp"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::kernels {
+
+// Every triangle kernel has this signature: one block per work unit of `s`, batch entries
+// batch_offset + blockIdx.y.
+using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t);
+
+// Blocks of kKernel per SM with `smem` bytes of dynamic shared memory, queried once per device
+// (host-side calls: no allocation, no synchronization). Also opts the kernel in to that much
+// dynamic shared memory, which above 48 KB is required, before its first launch on the device.
+template <TriangleKernel kKernel>
+int blocks_per_sm(int device, int threads, int smem) {
+  static std::atomic<int> cache[64] = {};
+  if (device < 0 || device >= 64) device = 0;
+  int v = cache[device].load(std::memory_order_relaxed);
+  if (v == 0) {
+    TRIMM_CUDA_CHECK(
+        cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kKernel, threads, smem));
+    v = std::max(v, 1);
+    cache[device].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+// Launches kKernel over the triangle of tile×tile tiles, k_step per pipeline stage. `trans`: the
+// kernel computes C' = Cᵀ (the Lower product), which the fix-up pass must know.
+template <TriangleKernel kKernel>
+void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
+                     int smem, int tile, int k_step, bool trans) {
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kKernel>(dev.ordinal, threads, smem);
+  // A batch fills the machine by itself: split only what one problem's share cannot balance.
+  const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
+  const sched::TriangleSchedule s = sched::make_schedule(p.n, tile, k_step, slots_per_problem);
+  const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
+    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
+    kKernel<<<dim3(unsigned(units), nb), threads, smem, stream>>>(p, s, b0);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+    if (fixups > 0) {
+      // Only 128-wide tiles are scheduled today; the pass takes the tile as a template argument.
+      fixup_split_tiles<128><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
+          p.C, p.ldc, p.stride_c, s, trans, b0);
+      TRIMM_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+}
+
+// 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
+inline bool rows_16b_aligned(const Problem& p) {
+  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
+  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
+         p.ldc % 4 == 0 &&
+         (p.batch <= 1 || (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
+}
+
+}  // namespace trimm::kernels
