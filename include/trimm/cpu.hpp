@@ -9,7 +9,7 @@ namespace trimm::cpu {
 
 // C = triu(A·B) or tril(A·B), exactly as trimm::trtrmm, on host memory. Built on OpenBLAS
 // (multi-threaded): the product is decomposed into triangular-times-dense strips, never the
-// dense product. Precision::Auto and Precision::Ieee both run fp32 BLAS.
+// dense product. Every precision runs fp32 BLAS (which is fp32-accurate).
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, const Options& options = {});
 

@@ -14,11 +14,13 @@ enum class Fill { Upper, Lower };
 
 // The arithmetic. Auto picks the fastest kernel that is fp32-accurate on this device.
 // Ieee: plain fp32 fused multiply-add on the CUDA cores (and the CPU's own fp32 BLAS).
-enum class Precision { Auto, Ieee };
+// Fp32: fp32 accuracy on the tensor cores, by error-compensated TF32 (3xTF32: three TF32
+// products per multiply-add). The CPU backend runs its fp32 BLAS for every precision.
+enum class Precision { Auto, Ieee, Fp32 };
 
 const char* to_string(Fill fill);
 const char* to_string(Precision precision);
-// Parses "upper"/"lower" and "auto"/"ieee"; throws InvalidArgument naming `what` otherwise.
+// Parses "upper"/"lower" and "auto"/"ieee"/"fp32"; throws InvalidArgument naming `what` otherwise.
 Fill parse_fill(const std::string& text, const char* what = "fill");
 Precision parse_precision(const std::string& text, const char* what = "precision");
 

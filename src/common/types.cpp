@@ -10,6 +10,7 @@ const char* to_string(Precision precision) {
   switch (precision) {
     case Precision::Auto: return "auto";
     case Precision::Ieee: return "ieee";
+    case Precision::Fp32: return "fp32";
   }
   return "?";
 }
@@ -23,7 +24,8 @@ Fill parse_fill(const std::string& text, const char* what) {
 Precision parse_precision(const std::string& text, const char* what) {
   if (text == "auto") return Precision::Auto;
   if (text == "ieee") return Precision::Ieee;
-  throw InvalidArgument(std::string(what) + " = '" + text + "', expected 'auto' or 'ieee'");
+  if (text == "fp32") return Precision::Fp32;
+  throw InvalidArgument(std::string(what) + " = '" + text + "', expected 'auto', 'ieee' or 'fp32'");
 }
 
 }  // namespace trimm

@@ -30,4 +30,19 @@ inline constexpr SimtTile kSimtTiles[] = {
     {128, 128, 8, 2, 8, 8, 256, 1},
 };
 
+// A tensor-core tile for mma.sync (sm_80 and later): warps_m × warps_n warps of 32 threads, each
+// owning a (bm/warps_m) × (bn/warps_n) block of m16n8 accumulator tiles.
+struct MmaTile {
+  int bm, bn;        // output tile
+  int bk;            // k per pipeline stage
+  int warps_m, warps_n;
+  int min_blocks;    // __launch_bounds__ occupancy target
+  constexpr int threads() const { return 32 * warps_m * warps_n; }
+  constexpr int warp_m() const { return bm / warps_m; }
+  constexpr int warp_n() const { return bn / warps_n; }
+};
+
+// 3xTF32 on mma.sync m16n8k8: 8 warps of 64×32, 16 k per stage.
+inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
+
 }  // namespace trimm::config

@@ -15,6 +15,18 @@ TEST(Dispatch, AutoAndIeeePickTheStructuredFp32KernelOnHopperAndAmpere) {
   }
 }
 
+TEST(Dispatch, Fp32PicksTheTensorCoreKernelFromAmpereOn) {
+  for (int cc : {80, 89, 90}) {
+    EXPECT_STREQ(select(cc, Precision::Fp32, 4096, "").name, "sm80_tf32x3") << "sm_" << cc;
+  }
+  try {
+    select(90, Precision::Ieee, 64, "sm80_tf32x3");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("precision"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dispatch, TheNaiveYardstickRunsOnlyWhenForced) {
   for (const KernelEntry* e = table_begin(); e != table_end(); ++e)
     if (std::string(e->name) == "naive_fp32") EXPECT_FALSE(e->automatic);

@@ -145,7 +145,7 @@ const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 10
 
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm,
-    ::testing::Combine(::testing::Values("simt_fp32", "naive_fp32"),
+    ::testing::Combine(::testing::Values("simt_fp32", "sm80_tf32x3", "naive_fp32"),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +

@@ -28,7 +28,7 @@ commands:
 
 bench options:
   --sizes N[,N...]   matrix orders (default: 4096 on a GPU, 2048 on the CPU)
-  --precision P      auto, ieee or all (default: all precisions trimm implements)
+  --precision P      auto, ieee, fp32 or all (default: all precisions trimm implements)
   --kernel NAME      force one GPU kernel of the table (see `trimm kernels`)
   --cpu              bench the CPU backend even where there is a GPU
   --runs N           timed runs per method, median reported (default 30 GPU, 5 CPU)
@@ -125,7 +125,9 @@ int bench(int argc, char** argv) {
   cfg.runs = runs > 0 ? runs : (gpu ? 30 : 5);
   cfg.warmup = warmup >= 0 ? warmup : (gpu ? 3 : 1);
   if (gpu && cfg.runs < 20) std::fprintf(stderr, "trimm: note: fewer than 20 runs per median\n");
-  if (precision == "all") cfg.precisions = {Precision::Ieee};
+  // The CPU backend has one arithmetic: fp32 BLAS.
+  if (precision == "all") cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
+                                               : std::vector<Precision>{Precision::Ieee};
   else cfg.precisions = {parse_precision(precision, "--precision")};
   if (!seeded) cfg.seed = std::random_device{}();
   std::vector<Row> rows;

@@ -1,0 +1,241 @@
+// sm80_tf32x3: C = triu(A·B) at fp32 accuracy on the tensor cores of any GPU from sm_80, with
+// mma.sync m16n8k8 in TF32 and error compensation (3xTF32). Each operand element splits into
+// big = tf32(x) and small = tf32(x − big); a·b ≈ a_small·b_big + a_big·b_small + a_big·b_big,
+// the small products first so that they are not lost against the large one. The dropped
+// a_small·b_small is below 2⁻²² of |a·b|.
+//
+// Same skeleton as simt_fp32: one block per work unit of the triangle scheduler, 128×128 tiles,
+// the shared slice loader (which masks the triangle) feeding a two-stage register-staged pipeline.
+// The split happens as fragments leave shared memory, so shared memory holds plain fp32.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "config/tile_config.hpp"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/slice_loader.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::kernels::sm80 {
+namespace {
+
+constexpr config::MmaTile Cfg = config::kSm80Tf32x3;
+constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads();
+constexpr int kMi = Cfg.warp_m() / 16, kNi = Cfg.warp_n() / 8;  // m16 and n8 tiles per warp
+static_assert(Cfg.bm == Cfg.bn, "the scheduler's mirror trick needs square tiles");
+static_assert(Cfg.warp_m() % 16 == 0 && Cfg.warp_n() % 8 == 0, "warps hold whole m16n8 tiles");
+static_assert(kStep % 8 == 0 && kTile % kStep == 0, "stages hold whole k8 steps, bands whole stages");
+
+// Rows padded by 8 floats: fragment loads read 8 columns (groupID) × 4 k rows (threadID) of a
+// stage, and a row stride of 8 mod 32 banks puts those 32 words in 32 banks.
+constexpr int kPad = 8;
+using StageT = Stage<kStep, kTile, kPad>;
+struct SharedStorage {
+  StageT a[2], b[2];
+};
+
+__device__ __forceinline__ uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+
+// x = big + small, both TF32 (x − big is exact in fp32).
+__device__ __forceinline__ void split(float x, uint32_t& big, uint32_t& small) {
+  big = to_tf32(x);
+  small = to_tf32(x - __uint_as_float(big));
+}
+
+// d += a·b on one m16n8k8 tile.
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4],
+                                         const uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// acc += A'·B' over one stage. Lane (g, t) = (lane / 4, lane % 4) holds, per the PTX fragment
+// layout for m16n8k8 TF32: A rows g and g+8 at k = t and t+4; B column g at k = t and t+4;
+// accumulators at rows g, g+8 and columns 2t, 2t+1. (BLK_K, BLK_M) and (BLK_K, BLK_N) stages.
+__device__ __forceinline__ void multiply_stage(const StageT& As, const StageT& Bs, int wm, int wn,
+                                               int g, int t, float (&acc)[kMi][kNi][4]) {
+#pragma unroll
+  for (int kk = 0; kk < kStep; kk += 8) {
+    uint32_t b_big[kNi][2], b_small[kNi][2];
+#pragma unroll
+    for (int j = 0; j < kNi; ++j) {
+      const int c = wn + 8 * j + g;
+      split(Bs.v[kk + t][c], b_big[j][0], b_small[j][0]);
+      split(Bs.v[kk + t + 4][c], b_big[j][1], b_small[j][1]);
+    }
+#pragma unroll
+    for (int i = 0; i < kMi; ++i) {
+      const int r = wm + 16 * i + g;
+      uint32_t a_big[4], a_small[4];
+      split(As.v[kk + t][r], a_big[0], a_small[0]);
+      split(As.v[kk + t][r + 8], a_big[1], a_small[1]);
+      split(As.v[kk + t + 4][r], a_big[2], a_small[2]);
+      split(As.v[kk + t + 4][r + 8], a_big[3], a_small[3]);
+      // Product by product across the n8 tiles, so that consecutive mmas are independent.
+#pragma unroll
+      for (int j = 0; j < kNi; ++j) mma_tf32(acc[i][j], a_small, b_big[j]);
+#pragma unroll
+      for (int j = 0; j < kNi; ++j) mma_tf32(acc[i][j], a_big, b_small[j]);
+#pragma unroll
+      for (int j = 0; j < kNi; ++j) mma_tf32(acc[i][j], a_big, b_big[j]);
+    }
+  }
+}
+
+// Stores the warp's accumulators to C'(row0 + r, col0 + c), or to C'(col0 + c, row0 + r) for a
+// chunk-1 partial (the mirror tile). kColwise: C' is addressed column-major (see OutView).
+// diag: the tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf).
+template <bool kColwise>
+__device__ void store_tile(const OutView& o, bool diag, int64_t row0, int64_t col0, int wm,
+                           int wn, int g, int t, const float (&acc)[kMi][kNi][4]) {
+#pragma unroll
+  for (int i = 0; i < kMi; ++i)
+#pragma unroll
+    for (int j = 0; j < kNi; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int64_t r = row0 + wm + 16 * i + g + 8 * (e / 2);
+        const int64_t c = col0 + wn + 8 * j + 2 * t + e % 2;
+        if (r >= o.n || c >= o.n) continue;
+        const float v = diag && r > c ? 0.f : acc[i][j][e];
+        o.C[kColwise ? c * o.ldc + r : r * o.ldc + c] = v;
+      }
+}
+
+// kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32).
+// kPromote: each stage accumulates into fresh registers that are then added to the running sum
+// with fp32 FADD (round to nearest), so that the tensor cores never add a small product to a large
+// partial sum (their fp32 accumulation may truncate).
+template <bool kTrans, bool kVec, bool kPromote>
+__global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
+    sm80_tf32x3_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  const int tid = threadIdx.x;
+  const int64_t b = batch_offset + blockIdx.y;
+  float* C = p.C + b * p.stride_c;
+  const sched::WorkUnit u = s.unit(blockIdx.x);
+
+  if (u.kind == sched::UnitKind::Zero) {
+    const int64_t r0 = int64_t(kTrans ? u.bj : u.bi) * kTile;
+    const int64_t c0 = int64_t(kTrans ? u.bi : u.bj) * kTile;
+    zero_region<kVec>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
+    return;
+  }
+
+  const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
+  const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
+  const int64_t lda = kTrans ? p.ldb : p.lda, ldb = kTrans ? p.lda : p.ldb;
+  const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
+  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
+  SliceLoader<kStep, kTile, kPad, kThreads, kTrans, true, kVec> la(tid, Ap, lda, m0, k_begin);
+  SliceLoader<kStep, kTile, kPad, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, j0, k_begin);
+
+  const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+  const int wm = (warp / Cfg.warps_n) * Cfg.warp_m(), wn = (warp % Cfg.warps_n) * Cfg.warp_n();
+  float acc[kMi][kNi][4];
+#pragma unroll
+  for (int i = 0; i < kMi; ++i)
+#pragma unroll
+    for (int j = 0; j < kNi; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  la.load(n, m0, k_begin);
+  lb.load(n, j0, k_begin);
+  la.commit(smem.a[0], m0, k_begin);
+  lb.commit(smem.b[0], j0, k_begin);
+  __syncthreads();
+  for (int it = 0; it < steps; ++it) {
+    const int cur = it & 1;
+    const bool more = it + 1 < steps;
+    const int k_next = k_begin + (it + 1) * kStep;
+    if (more) {
+      la.load(n, m0, k_next);
+      lb.load(n, j0, k_next);
+    }
+    if constexpr (kPromote) {
+      float part[kMi][kNi][4];
+#pragma unroll
+      for (int i = 0; i < kMi; ++i)
+#pragma unroll
+        for (int j = 0; j < kNi; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) part[i][j][e] = 0.f;
+      multiply_stage(smem.a[cur], smem.b[cur], wm, wn, g, t, part);
+#pragma unroll
+      for (int i = 0; i < kMi; ++i)
+#pragma unroll
+        for (int j = 0; j < kNi; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[i][j][e] += part[i][j][e];
+    } else {
+      multiply_stage(smem.a[cur], smem.b[cur], wm, wn, g, t, acc);
+    }
+    if (more) {
+      la.commit(smem.a[cur ^ 1], m0, k_next);
+      lb.commit(smem.b[cur ^ 1], j0, k_next);
+    }
+    __syncthreads();
+  }
+
+  const OutView o{C, p.ldc, p.n};
+  const bool diag = u.bi == u.bj;
+  // A chunk-1 partial goes to the mirror tile, transposed: C'(c, r) instead of C'(r, c).
+  if (kTrans != (u.kind == sched::UnitKind::Chunk1))
+    store_tile<true>(o, diag, row0, col0, wm, wn, g, t, acc);
+  else
+    store_tile<false>(o, diag, row0, col0, wm, wn, g, t, acc);
+}
+
+}  // namespace
+}  // namespace trimm::kernels::sm80
+
+namespace trimm::kernels {
+namespace {
+
+template <bool kPromote>
+void launch_sm80(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  constexpr int kSmem = sizeof(sm80::SharedStorage);
+  const bool trans = p.fill == Fill::Lower;
+  auto go = [&](auto kernel_tag) {
+    constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
+    launch_triangle<kKernel>(p, dev, stream, sm80::kThreads, kSmem, sm80::kTile, sm80::kStep,
+                             trans);
+  };
+  using sm80::sm80_tf32x3_trtrmm_kernel;
+  if (trans)
+    rows_16b_aligned(p)
+        ? go(std::integral_constant<TriangleKernel,
+                                    sm80_tf32x3_trtrmm_kernel<true, true, kPromote>>{})
+        : go(std::integral_constant<TriangleKernel,
+                                    sm80_tf32x3_trtrmm_kernel<true, false, kPromote>>{});
+  else
+    rows_16b_aligned(p)
+        ? go(std::integral_constant<TriangleKernel,
+                                    sm80_tf32x3_trtrmm_kernel<false, true, kPromote>>{})
+        : go(std::integral_constant<TriangleKernel,
+                                    sm80_tf32x3_trtrmm_kernel<false, false, kPromote>>{});
+}
+
+}  // namespace
+
+void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  launch_sm80<false>(p, dev, stream);
+}
+
+void launch_sm80_tf32x3_promote(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  launch_sm80<true>(p, dev, stream);
+}
+
+}  // namespace trimm::kernels
