@@ -14,8 +14,9 @@ namespace trimm {
 using Stream = CUstream_st*;
 
 // C = triu(A·B) (Fill::Upper) or tril(A·B) (Fill::Lower) for n×n row-major matrices with
-// leading dimensions lda, ldb, ldc >= max(1, n). The strictly lower (upper) parts of A and B are
-// never read; that part of C is written with zeros. n = 0 does nothing. The call is asynchronous
+// leading dimensions lda, ldb, ldc >= max(1, n). The strictly lower (upper) parts of A and B never
+// affect the result (kernels may load them in diagonal blocks, but mask them out before any
+// arithmetic: NaN there stays out of C); that part of C is written with zeros. n = 0 does nothing. The call is asynchronous
 // on `stream`, allocates nothing and never synchronizes. C must not overlap A or B.
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
@@ -30,7 +31,7 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // The name of the kernel that trtrmm would run for this size and options on the current device.
 const char* selected_kernel(int64_t n, const Options& options = {});
 
-// Whether a CUDA device is usable from this process.
+// Whether this process has a CUDA device that trimm's kernels run on (sm_80 or later).
 bool cuda_available();
 
 }  // namespace trimm

@@ -8,8 +8,8 @@
 namespace trimm {
 
 // Which product. Upper: C = triu(A·B) with A, B upper triangular. Lower: C = tril(A·B) with A, B
-// lower triangular. As in BLAS, the other strict triangle of A and B is never read; it is C's
-// that trimm writes with zeros.
+// lower triangular. As in BLAS, the other strict triangle of A and B never affects the result
+// (whatever it holds, NaN included); C's other strict triangle is written with zeros.
 enum class Fill { Upper, Lower };
 
 // The arithmetic. Auto picks the fastest kernel that is fp32-accurate on this device.
@@ -26,7 +26,7 @@ Precision parse_precision(const std::string& text, const char* what = "precision
 
 struct Options {
   Precision precision = Precision::Auto;
-  // Forces one entry of the kernel table by name (see `trimm bench --help`); empty = dispatch.
+  // Forces one entry of the kernel table by name (`trimm kernels` lists them); empty = dispatch.
   std::string kernel;
 };
 

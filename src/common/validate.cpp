@@ -18,15 +18,27 @@ std::string fmt(const char* name, int64_t value, const std::string& expected) {
   return s.str();
 }
 
-// Byte range [lo, hi) covered by all matrices of one operand in the batch.
+// Byte range [lo, hi) covered by all matrices of one operand in the batch: the hull, so the
+// overlap test below is conservative (an interleaved layout such as [A0 C0 A1 C1] is refused).
 struct Span {
   uintptr_t lo, hi;
 };
 
-Span span_of(const void* p, int64_t n, int64_t ld, int64_t stride, int64_t batch, int64_t bytes) {
+// The span of one operand, or fails naming `ld_name` / `stride_name` when it does not fit in the
+// address space (a huge ld or stride would otherwise wrap around and pass the checks).
+Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, int64_t bytes,
+             const char* ld_name, const char* stride_name) {
+  int64_t extent = 0, last = 0, total = 0;
+  if (__builtin_mul_overflow(a.n - 1, ld, &extent) || __builtin_add_overflow(extent, a.n, &extent))
+    fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
+  if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
+      __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total))
+    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
   const auto lo = reinterpret_cast<uintptr_t>(p);
-  const int64_t last = (batch - 1) * stride + matrix_extent(n, ld);
-  return {lo, lo + static_cast<uintptr_t>(last * bytes)};
+  uintptr_t hi = 0;
+  if (__builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi))
+    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
+  return {lo, hi};
 }
 
 bool overlap(Span x, Span y) { return x.lo < y.hi && y.lo < x.hi; }
@@ -34,35 +46,53 @@ bool overlap(Span x, Span y) { return x.lo < y.hi && y.lo < x.hi; }
 }  // namespace
 
 void validate(const BatchedArgs& a) {
+  if (a.fill != Fill::Upper && a.fill != Fill::Lower)
+    fail(a, "fill = " + std::to_string(static_cast<int>(a.fill)) +
+                ", expected Fill::Upper or Fill::Lower");
   if (a.n < 0) fail(a, fmt("n", a.n, ">= 0"));
   // Kernels index rows and columns in 32 bits (an n this large would not fit in memory anyway).
   if (a.n > INT32_MAX) fail(a, fmt("n", a.n, "<= 2147483647"));
   if (a.batch < 0) fail(a, fmt("batch", a.batch, ">= 0"));
   const int64_t min_ld = std::max<int64_t>(1, a.n);
-  const std::string ld_expect = ">= max(1, n) = " + std::to_string(min_ld);
-  if (a.lda < min_ld) fail(a, fmt("lda", a.lda, ld_expect));
-  if (a.ldb < min_ld) fail(a, fmt("ldb", a.ldb, ld_expect));
-  if (a.ldc < min_ld) fail(a, fmt("ldc", a.ldc, ld_expect));
+  auto check_ld = [&](const char* name, int64_t ld) {
+    if (ld < min_ld) fail(a, fmt(name, ld, ">= max(1, n) = " + std::to_string(min_ld)));
+  };
+  check_ld("lda", a.lda);
+  check_ld("ldb", a.ldb);
+  check_ld("ldc", a.ldc);
   if (a.stride_a < 0) fail(a, fmt("stride_a", a.stride_a, ">= 0"));
   if (a.stride_b < 0) fail(a, fmt("stride_b", a.stride_b, ">= 0"));
   if (a.n == 0 || a.batch == 0) return;
-  if (a.A == nullptr) fail(a, "A is null, expected a pointer to an n x n matrix (n = " +
-                                  std::to_string(a.n) + ")");
-  if (a.B == nullptr) fail(a, "B is null, expected a pointer to an n x n matrix (n = " +
-                                  std::to_string(a.n) + ")");
-  if (a.C == nullptr) fail(a, "C is null, expected a pointer to an n x n matrix (n = " +
-                                  std::to_string(a.n) + ")");
+  auto check_ptr = [&](const char* name, const void* p) {
+    if (p == nullptr)
+      fail(a, std::string(name) + " is null, expected a pointer to an n x n matrix (n = " +
+                  std::to_string(a.n) + ")");
+  };
+  check_ptr("A", a.A);
+  check_ptr("B", a.B);
+  check_ptr("C", a.C);
   const int64_t extent_c = matrix_extent(a.n, a.ldc);
   if (a.batch > 1 && a.stride_c < extent_c)
     fail(a, fmt("stride_c", a.stride_c,
                 ">= (n-1)*ldc + n = " + std::to_string(extent_c) +
                     " so that the batch's C matrices do not overlap"));
   const int64_t c_bytes = a.c_elem_bytes != 0 ? a.c_elem_bytes : a.elem_bytes;
-  const Span c = span_of(a.C, a.n, a.ldc, a.stride_c, a.batch, c_bytes);
-  if (overlap(c, span_of(a.A, a.n, a.lda, a.stride_a, a.batch, a.elem_bytes)))
+  const Span c = span_of(a, a.C, a.ldc, a.stride_c, c_bytes, "ldc", "stride_c");
+  if (overlap(c, span_of(a, a.A, a.lda, a.stride_a, a.elem_bytes, "lda", "stride_a")))
     fail(a, "C overlaps A, expected disjoint memory (the inputs are never modified)");
-  if (overlap(c, span_of(a.B, a.n, a.ldb, a.stride_b, a.batch, a.elem_bytes)))
+  if (overlap(c, span_of(a, a.B, a.ldb, a.stride_b, a.elem_bytes, "ldb", "stride_b")))
     fail(a, "C overlaps B, expected disjoint memory (the inputs are never modified)");
+}
+
+void validate_precision(const char* api, Precision precision) {
+  switch (precision) {
+    case Precision::Auto:
+    case Precision::Ieee:
+    case Precision::Fp32: return;
+  }
+  throw InvalidArgument(std::string(api) + ": precision = " +
+                        std::to_string(static_cast<int>(precision)) +
+                        ", expected Precision::Auto, Ieee or Fp32");
 }
 
 }  // namespace trimm::detail

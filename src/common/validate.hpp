@@ -10,6 +10,7 @@ namespace trimm::detail {
 
 struct BatchedArgs {
   const char* api;  // e.g. "trimm::trtrmm": prefixes every message
+  Fill fill;
   int64_t n;
   const void* A;
   int64_t lda, stride_a;
@@ -22,10 +23,15 @@ struct BatchedArgs {
   int64_t c_elem_bytes = 0;  // sizeof C's element where it differs (the fp64 reference); 0: same
 };
 
-// Throws InvalidArgument naming the first bad argument. Checks: n >= 0, batch >= 0,
-// ld >= max(1, n), non-null pointers when there is work, strides >= 0, C matrices of a batch
-// disjoint (stride_c >= (n-1)·ldc + n when batch > 1), and no overlap of C with A or B.
+// Throws InvalidArgument naming the first bad argument. Checks: fill is Upper or Lower, n >= 0,
+// batch >= 0, ld >= max(1, n), non-null pointers when there is work, strides >= 0, every
+// operand's span fits in the address space, C matrices of a batch disjoint
+// (stride_c >= (n-1)·ldc + n when batch > 1), and C's span disjoint from A's and B's (spans are
+// whole batches: interleaved batches are refused). Allocates nothing unless it throws.
 void validate(const BatchedArgs& args);
+
+// Throws InvalidArgument naming `precision` when it is not one of the enum's values.
+void validate_precision(const char* api, Precision precision);
 
 // The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.
 constexpr int64_t matrix_extent(int64_t n, int64_t ld) { return n == 0 ? 0 : (n - 1) * ld + n; }

@@ -26,6 +26,7 @@ constexpr int64_t kStripRows = 128;
 
 void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, int64_t ldc,
                         const Options& options) {
+  detail::validate_precision(api, options.precision);
   if (!options.kernel.empty() && options.kernel != kKernelName)
     throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                           "', expected '' or '" + kKernelName + "'");
@@ -87,7 +88,7 @@ void run(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int6
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm";
-  detail::validate({api, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(float)});
+  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(float)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   if (n == 0) return;
   run(fill, n, A, lda, B, ldb, C, ldc);
@@ -97,7 +98,7 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm_strided_batched";
-  detail::validate({api, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(float)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   for (int64_t b = 0; b < batch && n > 0; ++b)

@@ -12,7 +12,7 @@ namespace {
 template <typename T>
 void reference(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, double* C,
                int64_t ldc) {
-  detail::validate({"trimm::cpu::reference_trtrmm", n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
+  detail::validate({"trimm::cpu::reference_trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
                     sizeof(T), sizeof(double)});
   for (int64_t i = 0; i < n; ++i) {
     double* c = C + i * ldc;  // (n)

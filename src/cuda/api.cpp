@@ -14,10 +14,9 @@
 namespace trimm {
 namespace {
 
-constexpr int kMaxDevices = 64;
-
 // Properties of the current device, queried once per device.
 const kernels::DeviceInfo& current_device() {
+  using kernels::kMaxDevices;
   static std::array<kernels::DeviceInfo, kMaxDevices> info{};
   static std::array<std::once_flag, kMaxDevices> once;
   int dev = 0;
@@ -38,8 +37,9 @@ const kernels::DeviceInfo& current_device() {
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
          const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc, int64_t stride_c,
          int64_t batch, Stream stream, const Options& options) {
-  detail::validate({api, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(float)});
+  detail::validate_precision(api, options.precision);
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
   const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel);
@@ -49,13 +49,13 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
 }  // namespace
 
 bool cuda_available() {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
+  int count = 0, dev = 0, major = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 || cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
     cudaGetLastError();  // clear the (non-sticky) error so that later calls start clean
     return false;
   }
-  return count > 0;
+  return major >= 8;  // every kernel of the table needs sm_80 or later
 }
 
 const char* selected_kernel(int64_t n, const Options& options) {

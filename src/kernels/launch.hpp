@@ -22,6 +22,9 @@ struct Problem {
   int64_t batch;
 };
 
+// Devices a process may use; per-device caches are arrays of this size.
+constexpr int kMaxDevices = 64;
+
 // What the launchers may know of the device, queried once per device by the host API.
 struct DeviceInfo {
   int ordinal;

@@ -245,6 +245,12 @@ TEST_F(CpuFp32TrtrmmArgs, Trtrmm) {
   single(n, a, n, c + n * n - 1, n, c, n, {}, "C overlaps B");
   single(n, a, n, b, n, c, n, {Precision::Auto, "simt_fp32"}, "kernel = 'simt_fp32'");
   single(0, a, 1, b, 1, c, 1, {Precision::Ieee, "bogus"}, "kernel = 'bogus'");
+  single(n, a, n, b, n, c, n, {static_cast<Precision>(7), ""}, "precision = 7");
+  // An ld so large that the matrix's extent wraps around int64 must not slip through.
+  single(n, a, int64_t(1) << 62, b, n, c, n, {}, "lda = 4611686018427387904");
+  expect_rejected(
+      [&] { cpu::trtrmm(static_cast<Fill>(2), n, a, n, b, n, c, n); },
+      "trimm::cpu::trtrmm: fill = 2, expected Fill::Upper or Fill::Lower");
 }
 
 TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
@@ -263,6 +269,7 @@ TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
       },
       "trimm::cpu::trtrmm_strided_batched: C overlaps A");
   batched(0, 0, c, n * n, 2, {Precision::Auto, "naive"}, "kernel = 'naive'");
+  batched(int64_t(1) << 61, 0, c, n * n, 5, {}, "stride_a = 2305843009213693952");
 }
 
 }  // namespace

@@ -25,9 +25,8 @@ using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t);
 // dynamic shared memory, which above 48 KB is required, before its first launch on the device.
 template <TriangleKernel kKernel>
 int blocks_per_sm(int device, int threads, int smem) {
-  static std::atomic<int> cache[64] = {};
-  if (device < 0 || device >= 64) device = 0;
-  int v = cache[device].load(std::memory_order_relaxed);
+  static std::atomic<int> cache[kMaxDevices] = {};
+  int v = cache[device].load(std::memory_order_relaxed);  // the host API checked the ordinal
   if (v == 0) {
     TRIMM_CUDA_CHECK(
         cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -38,15 +37,15 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
-// Launches kKernel over the triangle of tile×tile tiles, k_step per pipeline stage. `trans`: the
-// kernel computes C' = Cᵀ (the Lower product), which the fix-up pass must know.
-template <TriangleKernel kKernel>
+// Launches kKernel over the triangle of kTile×kTile tiles, k_step per pipeline stage. `trans`:
+// the kernel computes C' = Cᵀ (the Lower product), which the fix-up pass must know.
+template <TriangleKernel kKernel, int kTile>
 void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
-                     int smem, int tile, int k_step, bool trans) {
+                     int smem, int k_step, bool trans) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kKernel>(dev.ordinal, threads, smem);
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
-  const sched::TriangleSchedule s = sched::make_schedule(p.n, tile, k_step, slots_per_problem);
+  const sched::TriangleSchedule s = sched::make_schedule(p.n, kTile, k_step, slots_per_problem);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
@@ -54,8 +53,7 @@ void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t strea
     kKernel<<<dim3(unsigned(units), nb), threads, smem, stream>>>(p, s, b0);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
-      // Only 128-wide tiles are scheduled today; the pass takes the tile as a template argument.
-      fixup_split_tiles<128><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
+      fixup_split_tiles<kTile><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
           p.C, p.ldc, p.stride_c, s, trans, b0);
       TRIMM_CUDA_CHECK(cudaGetLastError());
     }

@@ -146,7 +146,7 @@ void launch_simt(const Problem& p, const DeviceInfo& dev, Stream stream) {
   const bool trans = p.fill == Fill::Lower;
   auto go = [&](auto kernel_tag) {
     constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
-    launch_triangle<kKernel>(p, dev, stream, Cfg.threads(), kSmem, Cfg.bm, Cfg.k_step(), trans);
+    launch_triangle<kKernel, Cfg.bm>(p, dev, stream, Cfg.threads(), kSmem, Cfg.k_step(), trans);
   };
   using simt::simt_fp32_trtrmm_kernel;
   if (trans)

@@ -206,8 +206,8 @@ void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) 
   const bool trans = p.fill == Fill::Lower;
   auto go = [&](auto kernel_tag) {
     constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
-    launch_triangle<kKernel>(p, dev, stream, sm80::kThreads, kSmem, sm80::kTile, sm80::kStep,
-                             trans);
+    launch_triangle<kKernel, sm80::kTile>(p, dev, stream, sm80::kThreads, kSmem, sm80::kStep,
+                                          trans);
   };
   using sm80::sm80_tf32x3_trtrmm_kernel;
   if (trans)
