@@ -59,6 +59,24 @@ inline auto uniform(std::mt19937_64& rng) {
   return [&rng] { return std::uniform_real_distribution<double>(-1.0, 1.0)(rng); };
 }
 
+// torch.rand: uniform on [0, 1), all positive, sums that never cancel.
+inline auto uniform01(std::mt19937_64& rng) {
+  return [&rng] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng); };
+}
+
+// torch.randn: signs, so sums cancel.
+inline auto normal(std::mt19937_64& rng) {
+  return [&rng] { return std::normal_distribution<double>(0.0, 1.0)(rng); };
+}
+
+// A test fixture's fresh generator, seeded from seed() (see seed_note for replaying).
+class Seeded {
+ protected:
+  Seeded() { rng_.seed(seed_); }
+  const uint64_t seed_ = seed();
+  std::mt19937_64 rng_;
+};
+
 // An n×n row-major matrix in n·ld elements: the `fill` triangle from gen(), everything else (the
 // other strict triangle and the ld padding) NaN, so that any read of it shows in the result.
 template <typename T, typename Gen>

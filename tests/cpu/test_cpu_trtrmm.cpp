@@ -48,12 +48,7 @@ void run_and_check(const Problem& p, Gen&& gen, bool exact, const Options& optio
   EXPECT_TRUE(test::same_bits(B0, B)) << "B modified";
 }
 
-class Seeded {
- protected:
-  Seeded() { rng_.seed(seed_); }
-  const uint64_t seed_ = test::seed();
-  std::mt19937_64 rng_;
-};
+using test::Seeded;
 
 // (fill, n) over sizes that do and do not fit the 128-row strips.
 class CpuFp32Trtrmm : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>, public Seeded {};

@@ -3,8 +3,11 @@
 // run, their unreferenced triangle and padding NaN, and C poisoned with NaN before every call.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <tuple>
@@ -47,14 +50,9 @@ std::vector<double> reference(Fill fill, const Shape& s, const float* dA, const 
 
 void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
                std::mt19937_64& rng) {
-  auto gen = [&]() -> double {
-    switch (inputs) {
-      case Inputs::Integers: return std::uniform_int_distribution<int>(-4, 4)(rng);
-      case Inputs::Uniform01: return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-      case Inputs::Signed: return std::normal_distribution<double>(0.0, 1.0)(rng);
-    }
-    return 0.0;
-  };
+  std::function<double()> gen = test::normal(rng);
+  if (inputs == Inputs::Integers) gen = test::integers(rng);
+  if (inputs == Inputs::Uniform01) gen = test::uniform01(rng);
   // Views at `offset` into larger NaN-filled allocations.
   auto with_offset = [&](std::vector<float> m) {
     m.insert(m.begin(), static_cast<size_t>(s.offset), test::kNaN<float>);
@@ -92,12 +90,7 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
 }
 
-class Seeded {
- protected:
-  Seeded() { rng_.seed(seed_); }
-  const uint64_t seed_ = test::seed();
-  std::mt19937_64 rng_;
-};
+using test::Seeded;
 
 using Param = std::tuple<std::string, Fill, int64_t>;  // kernel, fill, n
 class GpuTrtrmm : public ::testing::TestWithParam<Param>, public Seeded {
@@ -158,33 +151,83 @@ class GpuTrtrmmBatched : public ::testing::TestWithParam<std::tuple<Fill, int64_
   void SetUp() override { SKIP_WITHOUT_GPU(); }
 };
 
-// Three problems, with A shared (stride 0) or not; each checked against its own reference.
+// Three problems with A or B shared (stride 0) or not, and a batch stride that is or is not a
+// multiple of 4 (the 16-byte and scalar paths); each checked against its own reference, and the
+// gaps between matrices and the ld padding left untouched.
 TEST_P(GpuTrtrmmBatched, StridedBatchMatchesEachProblem) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [fill, n] = GetParam();
-  const int64_t batch = 3, ld = n + 4, stride = n * ld + 12;
-  for (const bool share_a : {false, true}) {
-    std::vector<float> A, B, C(static_cast<size_t>(batch * stride));
-    test::poison(C);
-    for (int64_t b = 0; b < batch; ++b) {
-      auto a = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
-      auto bb = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
-      a.resize(static_cast<size_t>(stride), test::kNaN<float>);
-      bb.resize(static_cast<size_t>(stride), test::kNaN<float>);
-      if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
-      B.insert(B.end(), bb.begin(), bb.end());
+  const int64_t batch = 3, ld = n + 4;
+  for (const int64_t gap : {12, 13})
+    for (const int shared : {0, 1, 2}) {  // none, A, B
+      const int64_t stride = n * ld + gap;
+      const bool share_a = shared == 1, share_b = shared == 2;
+      std::vector<float> A, B, C(static_cast<size_t>(batch * stride));
+      test::poison(C);
+      for (int64_t b = 0; b < batch; ++b) {
+        auto a = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
+        auto bb = test::make_triangular<float>(fill, n, ld, test::integers(rng_));
+        a.resize(static_cast<size_t>(stride), test::kNaN<float>);
+        bb.resize(static_cast<size_t>(stride), test::kNaN<float>);
+        if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
+        if (!share_b || b == 0) B.insert(B.end(), bb.begin(), bb.end());
+      }
+      DeviceBuffer<float> dA(A), dB(B), dC(C);
+      trtrmm_strided_batched(fill, n, dA.get(), ld, share_a ? 0 : stride, dB.get(), ld,
+                             share_b ? 0 : stride, dC.get(), ld, stride, batch);
+      TEST_CUDA(cudaGetLastError());
+      const auto out = dC.download();
+      const std::string what = "gap " + std::to_string(gap) + ", shared " + std::to_string(shared);
+      for (int64_t b = 0; b < batch; ++b) {
+        std::vector<double> ref(static_cast<size_t>(n * n));
+        cpu::reference_trtrmm(fill, n, A.data() + (share_a ? 0 : b * stride), ld,
+                              B.data() + (share_b ? 0 : b * stride), ld, ref.data(), n);
+        EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * stride, ld, ref.data(), n))
+            << "batch " << b << ", " << what;
+        for (int64_t e = 0; e < stride; ++e) {
+          const int64_t i = e / ld, j = e % ld;
+          if (i >= n || j >= n)
+            ASSERT_TRUE(std::isnan(out[b * stride + e]))
+                << "batch " << b << " element " << e << " outside the matrix written, " << what;
+        }
+      }
     }
-    DeviceBuffer<float> dA(A), dB(B), dC(C);
-    trtrmm_strided_batched(fill, n, dA.get(), ld, share_a ? 0 : stride, dB.get(), ld, stride,
-                           dC.get(), ld, stride, batch);
+}
+
+class GpuTrtrmmBigBatch : public ::testing::TestWithParam<Fill>, public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+// More problems than a grid's y dimension holds (65535): the launchers loop over the batch.
+TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const Fill fill = GetParam();
+  const int64_t n = 2, batch = 70000, stride = n * n;
+  std::vector<float> A, B;
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto a = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+    const auto bb = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+    A.insert(A.end(), a.begin(), a.end());
+    B.insert(B.end(), bb.begin(), bb.end());
+  }
+  std::vector<float> C(static_cast<size_t>(batch * stride));
+  test::poison(C);
+  DeviceBuffer<float> dA(A), dB(B), dC(C);
+  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "naive_fp32"}) {
+    dC.upload(C);
+    Options o;
+    o.kernel = kernel;
+    trtrmm_strided_batched(fill, n, dA.get(), n, stride, dB.get(), n, stride, dC.get(), n, stride,
+                           batch, nullptr, o);
     TEST_CUDA(cudaGetLastError());
     const auto out = dC.download();
-    for (int64_t b = 0; b < batch; ++b) {
+    for (const int64_t b : {int64_t(0), int64_t(65534), int64_t(65535), batch - 1}) {
       std::vector<double> ref(static_cast<size_t>(n * n));
-      cpu::reference_trtrmm(fill, n, A.data() + (share_a ? 0 : b * stride), ld,
-                            B.data() + b * stride, ld, ref.data(), n);
-      EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * stride, ld, ref.data(), n))
-          << "batch " << b << (share_a ? " (A shared)" : "");
+      cpu::reference_trtrmm(fill, n, A.data() + b * stride, n, B.data() + b * stride, n,
+                            ref.data(), n);
+      EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * stride, n, ref.data(), n))
+          << kernel << ", batch " << b;
     }
   }
 }
@@ -196,6 +239,34 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmmBatched,
                            return std::string(to_string(std::get<0>(info.param))) + "_n" +
                                   std::to_string(std::get<1>(info.param));
                          });
+
+// Inf in the referenced triangle must not leak into C's zero triangle: the diagonal tiles' masks,
+// Zero units and the fix-up pass write exact zeros there (a computed 0·Inf would be NaN).
+TEST_P(GpuTrtrmm, InfInputsLeaveTheZeroTriangleZero) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  auto A = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+  auto B = test::make_triangular<float>(fill, n, n, test::integers(rng_));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t d = 0; d < n; d += 7) {  // on the diagonal and just inside the triangle
+    A[d * n + d] = inf;
+    B[d * n + d] = -inf;
+    const int64_t j = fill == Fill::Upper ? std::min(n - 1, d + 1) : std::max<int64_t>(0, d - 1);
+    A[d * n + j] = inf;
+  }
+  std::vector<float> C(static_cast<size_t>(n * n));
+  test::poison(C);
+  DeviceBuffer<float> dA(A), dB(B), dC(C);
+  Options o;
+  o.kernel = kernel;
+  trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const auto out = dC.download();
+  EXPECT_TRUE(test::zero_outside(fill, n, out.data(), n));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fills, GpuTrtrmmBigBatch, ::testing::Values(Fill::Upper, Fill::Lower),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
 
 TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
   SKIP_WITHOUT_GPU();
@@ -248,6 +319,29 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
   });
   expect_error("stride_c", [&] {
     trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 1, 2);
+  });
+  expect_error("B is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, nullptr, n, C.get(), n); });
+  expect_error("C is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, nullptr, n); });
+  expect_error("C overlaps B", [&] { trtrmm(Fill::Upper, n, A.get(), n, C.get(), n, C.get(), n); });
+  expect_error("fill = 2", [&] {
+    trtrmm(static_cast<Fill>(2), n, A.get(), n, B.get(), n, C.get(), n);
+  });
+  expect_error("precision = 9", [&] {
+    Options o;
+    o.precision = static_cast<Precision>(9);
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("batch = -1", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 0, -1);
+  });
+  expect_error("stride_a = -1", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, -1, B.get(), n, 0, C.get(), n, n * n, 1);
+  });
+  expect_error("kernel = 'sm80_tf32x3' implements precision fp32", [&] {
+    Options o;
+    o.precision = Precision::Ieee;
+    o.kernel = "sm80_tf32x3";
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
 }
 
