@@ -22,8 +22,9 @@ struct SimtTile {
 // template argument in its host stubs).
 enum SimtTileId : int {
   // One block of 16 warps per SM, k split between its two halves. Measured on the H200 against
-  // two blocks of 8 warps (one k group, the scheduler's split for balance): 0.62 against 0.70 ms
-  // at n = 4096, 0.15 against 0.20 ms at 2048, 4.65 against 4.47 ms at 8192 (bench/NOTES.md).
+  // two blocks of 8 warps (one k group, the scheduler's split for balance), in one run: 0.62
+  // against 0.70 ms at n = 4096, 0.15 against 0.20 ms at 2048, 4.65 against 4.47 ms at 8192
+  // (bench/NOTES.md, v3).
   kSimtFp32,
 };
 inline constexpr SimtTile kSimtTiles[] = {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tolerance.hpp"
 #include "trimm/types.hpp"
 
 namespace trimm {
@@ -147,7 +148,7 @@ template <typename T>
     for (int64_t j = 0; j < n; ++j) {
       if (!in_triangle(fill, i, j)) continue;
       const double c = C[i * ldc + j], r = ref[i * ldr + j];
-      if (!(std::abs(c - r) <= tol.atol + tol.rtol * std::abs(r)))
+      if (!(allclose_violation(c, r, tol.atol, tol.rtol) <= 1.0))
         return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << c
                                              << ", expected " << r << " within " << tol.atol
                                              << " + " << tol.rtol << "·|ref|";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "common/tolerance.hpp"
 #include "trimm/cpu.hpp"
 
 namespace trimm::cli {
@@ -32,9 +33,8 @@ void check(const std::vector<float>& c, const std::vector<float>& ref32,
            const std::vector<double>& ref64, Row& row) {
   double viol = 0, err = 0, ref = 0;
   for (size_t e = 0; e < c.size(); ++e) {
-    const double x = c[e], r = ref32[e];
-    const double v = std::fabs(x - r) / (1e-4 + 1e-4 * std::fabs(r));
-    viol = std::isnan(v) ? INFINITY : std::max(viol, v);
+    const double x = c[e];
+    viol = std::max(viol, allclose_violation(x, ref32[e]));
     const double d = x - ref64[e];
     err += d * d;
     ref += ref64[e] * ref64[e];

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "common/tolerance.hpp"
 #include "kernels/launch.hpp"
 #include "trimm/cuda.hpp"
 
@@ -71,9 +72,8 @@ __global__ void compare(const float* c, const float* ref32, const double* ref64,
   double viol = 0, err = 0, ref = 0;
   for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
        e += int64_t(gridDim.x) * blockDim.x) {
-    const double x = c[e], r = ref32[e], r64 = ref64[e];
-    const double v = std::fabs(x - r) / (1e-4 + 1e-4 * std::fabs(r));
-    viol = (v > viol || v != v) ? (v != v ? INFINITY : v) : viol;
+    const double x = c[e], r64 = ref64[e];
+    viol = fmax(viol, allclose_violation(x, ref32[e]));
     const double d = x - r64;
     err += d != d ? INFINITY : d * d;
     ref += r64 * r64;
@@ -102,8 +102,8 @@ struct Harness {
   const BenchConfig& cfg;
   cublasHandle_t handle = nullptr;
   cudaEvent_t start, stop;
-  Buf<char> flush;
   size_t flush_bytes;
+  Buf<char> flush;
   static constexpr int kCompareBlocks = 1024;
   Buf<double> partial{3 * kCompareBlocks};
 
@@ -115,7 +115,7 @@ struct Harness {
   }
 
   Harness(int64_t n_, const BenchConfig& c)
-      : n(n_), cfg(c), flush(l2_flush_bytes()), flush_bytes(l2_flush_bytes()) {
+      : n(n_), cfg(c), flush_bytes(l2_flush_bytes()), flush(flush_bytes) {
     BENCH_CUBLAS(cublasCreate(&handle));
     // PyTorch's default: fp32 GEMMs stay fp32 (no TF32).
     BENCH_CUBLAS(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
@@ -229,21 +229,18 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
     // The best exact composition: one strided-batched SGEMM per block diagonal. Its lower
     // blocks are zeroed once, outside the timing (in its favour).
     Row best{"cuda", "", "fp32", n};
+    int64_t best_nb = 0;
     for (int64_t nb : {256, 512, 1024}) {
       if (n % nb != 0 || n / nb < 2) continue;
       BENCH_CUDA(cudaMemset(C.p, 0, nn * sizeof(float)));
       const double ms = H.time([&] { diag_batched_sgemm(H.handle, n, nb, A.p, B.p, C.p); });
-      if (best.method.empty() || ms < best.ms) {
-        best.ms = ms;
-        best.method = "cuBLAS diag-batched SGEMM nb=" + std::to_string(nb);
-        H.check(C.p, ref32.p, ref64.p, best);
-      }
+      if (best_nb == 0 || ms < best.ms) best.ms = ms, best_nb = nb;
     }
-    if (!best.method.empty()) {
-      // Re-run the winner so that C holds its output for the check in finish().
-      const int64_t nb = std::stoll(best.method.substr(best.method.find("nb=") + 3));
+    if (best_nb != 0) {
+      // Run the winner once more so that C holds its output for the check.
+      best.method = "cuBLAS diag-batched SGEMM nb=" + std::to_string(best_nb);
       BENCH_CUDA(cudaMemset(C.p, 0, nn * sizeof(float)));
-      diag_batched_sgemm(H.handle, n, nb, A.p, B.p, C.p);
+      diag_batched_sgemm(H.handle, n, best_nb, A.p, B.p, C.p);
       finish(best, C.p);
     }
   }

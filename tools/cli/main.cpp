@@ -71,6 +71,14 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
+// JSON has no Inf or NaN: a check that found NaN in the output is reported as null.
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 void print_table(const std::vector<Row>& rows, const std::string& where) {
   std::printf("trimm bench on %s\n", where.c_str());
   std::printf("%-6s %-48s %-5s %9s %8s %8s %9s %10s\n", "n", "method", "prec", "ms", "TFLOP/s",
@@ -88,10 +96,10 @@ void print_json(const std::vector<Row>& rows, const std::string& where) {
     std::printf(
         "  {\"backend\": \"%s\", \"device\": \"%s\", \"method\": \"%s\", \"n\": %lld, "
         "\"precision\": \"%s\", \"ms\": %.6f, \"tflops\": %.4f, \"speedup\": %.4f, "
-        "\"max_violation\": %.6g, \"rel_err\": %.6g}%s\n",
+        "\"max_violation\": %s, \"rel_err\": %s}%s\n",
         r.backend.c_str(), json_escape(where).c_str(), json_escape(r.method).c_str(),
         (long long)r.n, r.precision.c_str(), r.ms, r.tflops, r.speedup,
-        std::isinf(r.max_violation) ? 1e308 : r.max_violation, r.rel_err,
+        json_number(r.max_violation).c_str(), json_number(r.rel_err).c_str(),
         i + 1 < rows.size() ? "," : "");
   }
   std::printf("]\n");
