@@ -87,6 +87,7 @@ class CpuFp32TrtrmmLarge : public ::testing::Test, public Seeded {};
 TEST_F(CpuFp32TrtrmmLarge, N4097IntegerInputsMatchReferenceExactly) {
   SCOPED_TRACE(test::seed_note(seed_));
   run_and_check({Fill::Upper, 4097, 4097, 4100, 4097}, test::integers(rng_), true);
+  run_and_check({Fill::Lower, 4097, 4100, 4097, 4097}, test::integers(rng_), true);
 }
 
 class CpuFp32TrtrmmOptions : public ::testing::TestWithParam<Fill>, public Seeded {};
