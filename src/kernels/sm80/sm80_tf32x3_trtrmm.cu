@@ -112,11 +112,6 @@ __device__ void store_tile(const OutView& o, bool diag, int64_t row0, int64_t co
 }
 
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32).
-// Each stage accumulates into fresh registers that are then added to the running sum with fp32
-// FADD (round to nearest). Measured on the H200 (bench/NOTES.md): accumulating the whole band in
-// the tensor cores' own fp32 accumulators loses accuracy with the band's length, to a normwise
-// error of 2.9e-5 at n = 4096 (the small products vanish against a large partial sum); promoting
-// once per 16 k brings it to 2.1e-7.
 template <bool kTrans, bool kVec>
 __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
     sm80_tf32x3_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset) {
@@ -166,6 +161,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
       la.load(n, m0, k_next);
       lb.load(n, j0, k_next);
     }
+    // Each stage sums into fresh registers, added to the running sum with fp32 FADD (round to
+    // nearest). Measured on the H200 (bench/NOTES.md): accumulating the whole band in the tensor
+    // cores' own fp32 accumulators loses the small correction products against a large partial
+    // sum, to a normwise error of 2.9e-5 at n = 4096; promoting every stage gives 2.1e-7.
     float part[kMi][kNi][4];
 #pragma unroll
     for (int i = 0; i < kMi; ++i)
