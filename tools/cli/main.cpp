@@ -126,7 +126,10 @@ int bench(int argc, char** argv) {
     else if (a == "--no-anchors") cfg.anchors = false;
     else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
     else if (a == "--json") json = true;
-    else usage_error("unknown bench option '" + a + "'");
+    else if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else usage_error("unknown bench option '" + a + "'");
   }
   const bool gpu = !force_cpu && cuda_available();
   cfg.sizes = sizes.empty() ? std::vector<int64_t>{gpu ? 4096 : 2048} : parse_sizes(sizes);
