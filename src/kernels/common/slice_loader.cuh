@@ -72,10 +72,13 @@ struct SliceLoader {
     }
   }
 
-  // Masks the triangle, writes the slice to shared memory and moves on to the next slice. Only
-  // slices that reach across the diagonal (the first k block of A', the last of B') need the
-  // mask; it is a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
-  __device__ void commit(StageT& s, int x0, int k0) {
+  // Masks the triangle, hands each 4-vector to `store` and moves on to the next slice. Only slices
+  // that reach across the diagonal (the first k block of A', the last of B') need the mask; it is
+  // a select, not a multiply, so NaN in the unreferenced triangle never reaches C.
+  // store(x, k, v): the vector's first element sits at (x, k) of the slice; its 4 elements run
+  // along x when kContigX, along k otherwise.
+  template <class Store>
+  __device__ void commit_to(int x0, int k0, Store&& store) {
     const bool crosses = kKAtLeastX ? k0 < x0 + W - 1 : k0 + KT - 1 > x0;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
@@ -87,16 +90,23 @@ struct SliceLoader {
           v[q][e] = keep ? v[q][e] : 0.f;
         }
       }
-      float* dst = &s.v[0][0] + soff[q];
-      if (kContigX) {
-        *reinterpret_cast<float4*>(dst) = make_float4(v[q][0], v[q][1], v[q][2], v[q][3]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) dst[e * StageT::kRow] = v[q][e];
-      }
+      store(q, X[q] - x0, K[q] - k0, v[q]);
       src[q] += advance;
       K[q] += KT;
     }
+  }
+
+  // commit_to a Stage ([k][x], rows padded).
+  __device__ void commit(StageT& s, int x0, int k0) {
+    commit_to(x0, k0, [&](int q, int, int, const float (&v4)[4]) {
+      float* dst = &s.v[0][0] + soff[q];
+      if (kContigX) {
+        *reinterpret_cast<float4*>(dst) = make_float4(v4[0], v4[1], v4[2], v4[3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) dst[e * StageT::kRow] = v4[e];
+      }
+    });
   }
 };
 
