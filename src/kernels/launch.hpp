@@ -34,6 +34,7 @@ struct DeviceInfo {
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
+void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
 // The yardstick in fp64: C64 = triu(A·B) (or tril) accumulated in double, for the benchmark and

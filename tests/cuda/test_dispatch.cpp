@@ -27,6 +27,13 @@ TEST(Dispatch, Fp32PicksTheTensorCoreKernelFromAmpereOn) {
   }
 }
 
+TEST(Dispatch, TheWgmmaKernelRunsOnHopperOnlyAndOnlyWhenForced) {
+  EXPECT_STREQ(select(90, Precision::Fp32, 4096, "sm90_tf32x3").name, "sm90_tf32x3");
+  EXPECT_THROW(select(80, Precision::Fp32, 4096, "sm90_tf32x3"), InvalidArgument);
+  EXPECT_THROW(select(100, Precision::Fp32, 4096, "sm90_tf32x3"), InvalidArgument);
+  EXPECT_STRNE(select(90, Precision::Fp32, 4096, "").name, "sm90_tf32x3");
+}
+
 TEST(Dispatch, TheNaiveYardstickRunsOnlyWhenForced) {
   for (const KernelEntry* e = table_begin(); e != table_end(); ++e)
     if (std::string(e->name) == "naive_fp32") EXPECT_FALSE(e->automatic);

@@ -162,11 +162,15 @@ int bench(int argc, char** argv) {
 }
 
 int kernels_cmd() {
-  std::printf("%-12s %-6s %-8s %-5s %s\n", "kernel", "prec", "arch", "auto", "what");
-  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
-    std::printf("%-12s %-6s sm_%d+ %-5s %s\n", e->name, to_string(e->precision), e->min_cc,
+  std::printf("%-20s %-5s %-7s %-5s %s\n", "kernel", "prec", "arch", "auto", "what");
+  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e) {
+    const std::string arch = "sm_" + std::to_string(e->min_cc) +
+                             (e->max_cc == e->min_cc ? "" : e->max_cc >= 1000 ? "+" : "-" +
+                                                                std::to_string(e->max_cc));
+    std::printf("%-20s %-5s %-7s %-5s %s\n", e->name, to_string(e->precision), arch.c_str(),
                 e->automatic ? "yes" : "no", e->what);
-  std::printf("%-12s %-6s %-8s %-5s %s\n", "cpu_openblas_strips", "ieee", "cpu", "yes",
+  }
+  std::printf("%-20s %-5s %-7s %-5s %s\n", "cpu_openblas_strips", "ieee", "cpu", "yes",
               "OpenBLAS TRMM on row strips (trimm::cpu)");
   return 0;
 }
