@@ -11,10 +11,10 @@ constexpr int kAnyCc = 1000;
 const KernelEntry kTable[] = {
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, kernels::launch_sm80_tf32x3,
-     "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, false, kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, register-staged (forced only: not yet run on a GPU)"},
+    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, kernels::launch_sm80_tf32x3,
+     "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
     {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
