@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "kernels/common/tile_store.cuh"
@@ -15,6 +16,14 @@
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels {
+
+// 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
+inline bool rows_16b_aligned(const Problem& p) {
+  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
+  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
+         p.ldc % 4 == 0 &&
+         (p.batch <= 1 || (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
+}
 
 // Every triangle kernel has this signature: one block per work unit of `s`, batch entries
 // batch_offset + blockIdx.y.
@@ -60,12 +69,21 @@ void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t strea
   }
 }
 
-// 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
-inline bool rows_16b_aligned(const Problem& p) {
-  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
-         p.ldc % 4 == 0 &&
-         (p.batch <= 1 || (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
+// Launches the instantiation of a kernel family that fits p: the Lower product or the Upper one,
+// 16-byte vectors or scalar accesses. Family provides kTile, kThreads, kSmem (dynamic shared
+// bytes), kStep (k per stage) and tag<kTrans, kVec>(), a std::integral_constant holding the
+// kernel.
+template <class Family>
+void launch_family(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
+  const bool trans = p.fill == Fill::Lower, vec = rows_16b_aligned(p);
+  auto go = [&](auto tag) {
+    launch_triangle<decltype(tag)::value, Family::kTile>(p, dev, stream, Family::kThreads,
+                                                         Family::kSmem, Family::kStep, trans);
+  };
+  if (trans)
+    vec ? go(Family::template tag<true, true>()) : go(Family::template tag<true, false>());
+  else
+    vec ? go(Family::template tag<false, true>()) : go(Family::template tag<false, false>());
 }
 
 }  // namespace trimm::kernels

@@ -140,29 +140,21 @@ namespace trimm::kernels {
 namespace {
 
 template <int kId>
-void launch_simt(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  constexpr config::SimtTile Cfg = config::kSimtTiles[kId];
-  constexpr int kSmem = sizeof(simt::SharedStorage<kId>);
-  const bool trans = p.fill == Fill::Lower;
-  auto go = [&](auto kernel_tag) {
-    constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
-    launch_triangle<kKernel, Cfg.bm>(p, dev, stream, Cfg.threads(), kSmem, Cfg.k_step(), trans);
-  };
-  using simt::simt_fp32_trtrmm_kernel;
-  if (trans)
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, true, true>>{})
-        : go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, true, false>>{});
-  else
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, false, true>>{})
-        : go(std::integral_constant<TriangleKernel, simt_fp32_trtrmm_kernel<kId, false, false>>{});
-}
+struct SimtFamily {
+  static constexpr config::SimtTile Cfg = config::kSimtTiles[kId];
+  static constexpr int kTile = Cfg.bm, kThreads = Cfg.threads(), kStep = Cfg.k_step();
+  static constexpr int kSmem = sizeof(simt::SharedStorage<kId>);
+  template <bool kTrans, bool kVec>
+  static constexpr auto tag() {
+    return std::integral_constant<TriangleKernel,
+                                  simt::simt_fp32_trtrmm_kernel<kId, kTrans, kVec>>{};
+  }
+};
 
 }  // namespace
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  launch_simt<config::kSimtFp32>(p, dev, stream);
+  launch_family<SimtFamily<config::kSimtFp32>>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels

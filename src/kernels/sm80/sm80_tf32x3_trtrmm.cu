@@ -200,23 +200,21 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
 
 namespace trimm::kernels {
 
+namespace {
+
+struct Sm80Family {
+  static constexpr int kTile = sm80::kTile, kThreads = sm80::kThreads, kStep = sm80::kStep;
+  static constexpr int kSmem = sizeof(sm80::SharedStorage);
+  template <bool kTrans, bool kVec>
+  static constexpr auto tag() {
+    return std::integral_constant<TriangleKernel, sm80::sm80_tf32x3_trtrmm_kernel<kTrans, kVec>>{};
+  }
+};
+
+}  // namespace
+
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  constexpr int kSmem = sizeof(sm80::SharedStorage);
-  const bool trans = p.fill == Fill::Lower;
-  auto go = [&](auto kernel_tag) {
-    constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
-    launch_triangle<kKernel, sm80::kTile>(p, dev, stream, sm80::kThreads, kSmem, sm80::kStep,
-                                          trans);
-  };
-  using sm80::sm80_tf32x3_trtrmm_kernel;
-  if (trans)
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, sm80_tf32x3_trtrmm_kernel<true, true>>{})
-        : go(std::integral_constant<TriangleKernel, sm80_tf32x3_trtrmm_kernel<true, false>>{});
-  else
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, sm80_tf32x3_trtrmm_kernel<false, true>>{})
-        : go(std::integral_constant<TriangleKernel, sm80_tf32x3_trtrmm_kernel<false, false>>{});
+  launch_family<Sm80Family>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels

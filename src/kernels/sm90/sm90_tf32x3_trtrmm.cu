@@ -240,23 +240,21 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 namespace trimm::kernels {
 
+namespace {
+
+struct Sm90Family {
+  static constexpr int kTile = sm90::kTile, kThreads = sm90::kThreads, kStep = sm90::kStep;
+  static constexpr int kSmem = sizeof(sm90::SharedStorage);
+  template <bool kTrans, bool kVec>
+  static constexpr auto tag() {
+    return std::integral_constant<TriangleKernel, sm90::sm90_tf32x3_trtrmm_kernel<kTrans, kVec>>{};
+  }
+};
+
+}  // namespace
+
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  constexpr int kSmem = sizeof(sm90::SharedStorage);
-  const bool trans = p.fill == Fill::Lower;
-  auto go = [&](auto kernel_tag) {
-    constexpr TriangleKernel kKernel = decltype(kernel_tag)::value;
-    launch_triangle<kKernel, sm90::kTile>(p, dev, stream, sm90::kThreads, kSmem, sm90::kStep,
-                                          trans);
-  };
-  using sm90::sm90_tf32x3_trtrmm_kernel;
-  if (trans)
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, sm90_tf32x3_trtrmm_kernel<true, true>>{})
-        : go(std::integral_constant<TriangleKernel, sm90_tf32x3_trtrmm_kernel<true, false>>{});
-  else
-    rows_16b_aligned(p)
-        ? go(std::integral_constant<TriangleKernel, sm90_tf32x3_trtrmm_kernel<false, true>>{})
-        : go(std::integral_constant<TriangleKernel, sm90_tf32x3_trtrmm_kernel<false, false>>{});
+  launch_family<Sm90Family>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
