@@ -28,7 +28,9 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             int64_t stride_c, int64_t batch, Stream stream = nullptr,
                             const Options& options = {});
 
-// The name of the kernel that trtrmm would run for this size and options on the current device.
+// The name of the kernel that trtrmm would run for this size and options on the current device,
+// for operands with 16-byte aligned pointers and leading dimensions that are multiples of 4
+// (other operands skip the TMA kernels, see README).
 const char* selected_kernel(int64_t n, const Options& options = {});
 
 // Whether this process has a CUDA device that trimm's kernels run on (sm_80 or later).

@@ -42,8 +42,9 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   detail::validate_precision(api, options.precision);
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
-  const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel);
-  k.launch({fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch}, dev, stream);
+  const kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+  dispatch::select(dev.cc, options.precision, n, options.kernel, kernels::tma_compatible(p))
+      .launch(p, dev, stream);
 }
 
 }  // namespace

@@ -9,13 +9,13 @@ namespace {
 constexpr int kAnyCc = 1000;
 
 const KernelEntry kTable[] = {
-    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, kernels::launch_simt_fp32,
-     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, false, kernels::launch_sm90_tf32x3,
-     "3xTF32 on wgmma m64n128k8, register-staged (forced only: not yet run on a GPU)"},
-    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, kernels::launch_sm80_tf32x3,
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
+     "3xTF32 on wgmma m64n128k8, TMA ring + transform + 2 consumer warpgroups, 128x128 tiles"},
+    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, false, kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
-    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, kernels::launch_naive_fp32,
+    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, false, kernels::launch_simt_fp32,
+     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
+    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, false, kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
 
@@ -35,7 +35,8 @@ std::string names() {
 const KernelEntry* table_begin() { return std::begin(kTable); }
 const KernelEntry* table_end() { return std::end(kTable); }
 
-const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced) {
+const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
+                          bool tma_ok) {
   const std::string arch = "sm_" + std::to_string(cc);
   if (!forced.empty()) {
     for (const KernelEntry& e : kTable) {
@@ -46,12 +47,19 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
         throw InvalidArgument("kernel = '" + forced + "' implements precision " +
                               to_string(e.precision) + ", not the requested " +
                               to_string(precision));
+      if (e.needs_tma && !tma_ok)
+        throw InvalidArgument("kernel = '" + forced +
+                              "' loads through TMA: it needs 16-byte aligned A, B and C, leading "
+                              "dimensions and batch strides that are multiples of 4, and batch "
+                              "entries that do not overlap");
       return e;
     }
     throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names());
   }
   for (const KernelEntry& e : kTable)
-    if (e.automatic && runs_on(e, cc) && implements(e, precision) && n >= e.min_n) return e;
+    if (e.automatic && runs_on(e, cc) && implements(e, precision) && n >= e.min_n &&
+        (tma_ok || !e.needs_tma))
+      return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                         ": no trimm kernel implements it on " + arch);
 }

@@ -18,6 +18,7 @@ struct KernelEntry {
   int min_cc, max_cc;   // compute capabilities it runs on, 10·major + minor, inclusive
   int64_t min_n;        // smallest n it is chosen for automatically
   bool automatic;       // false: runs only when forced by name (e.g. the naive yardstick)
+  bool needs_tma;       // loads through TMA: only for operands kernels::tma_compatible accepts
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
 };
@@ -26,8 +27,10 @@ struct KernelEntry {
 const KernelEntry* table_begin();
 const KernelEntry* table_end();
 
-// The kernel for this call. `forced` non-empty: that entry, which must exist, run on `cc` and
-// implement `precision` (Auto accepts any). Throws InvalidArgument naming `kernel`/`precision`.
-const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced);
+// The kernel for this call. `forced` non-empty: that entry, which must exist, run on `cc`,
+// implement `precision` (Auto accepts any) and accept the operands (`tma_ok`: see needs_tma).
+// Throws InvalidArgument naming `kernel`/`precision`.
+const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
+                          bool tma_ok = true);
 
 }  // namespace trimm::dispatch

@@ -8,16 +8,18 @@
 namespace trimm::dispatch {
 namespace {
 
-TEST(Dispatch, AutoAndIeeePickTheStructuredFp32KernelOnHopperAndAmpere) {
+TEST(Dispatch, IeeePicksTheFfmaKernelEverywhere) {
   for (int cc : {80, 86, 89, 90}) {
-    EXPECT_STREQ(select(cc, Precision::Auto, 4096, "").name, "simt_fp32") << "sm_" << cc;
     EXPECT_STREQ(select(cc, Precision::Ieee, 1, "").name, "simt_fp32") << "sm_" << cc;
+    EXPECT_STREQ(select(cc, Precision::Ieee, 4096, "", false).name, "simt_fp32") << "sm_" << cc;
   }
 }
 
-TEST(Dispatch, Fp32PicksTheTensorCoreKernelFromAmpereOn) {
-  for (int cc : {80, 89, 90}) {
-    EXPECT_STREQ(select(cc, Precision::Fp32, 4096, "").name, "sm80_tf32x3") << "sm_" << cc;
+TEST(Dispatch, AutoAndFp32PickWgmmaOnHopperAndMmaSyncElsewhere) {
+  for (const Precision p : {Precision::Auto, Precision::Fp32}) {
+    EXPECT_STREQ(select(90, p, 4096, "").name, "sm90_tf32x3");
+    for (int cc : {80, 86, 89, 100})
+      EXPECT_STREQ(select(cc, p, 4096, "").name, "sm80_tf32x3") << "sm_" << cc;
   }
   try {
     select(90, Precision::Ieee, 64, "sm80_tf32x3");
@@ -27,11 +29,21 @@ TEST(Dispatch, Fp32PicksTheTensorCoreKernelFromAmpereOn) {
   }
 }
 
-TEST(Dispatch, TheWgmmaKernelRunsOnHopperOnlyAndOnlyWhenForced) {
+TEST(Dispatch, OperandsTmaCannotAddressSkipTheWgmmaKernel) {
+  EXPECT_STREQ(select(90, Precision::Fp32, 4096, "", false).name, "sm80_tf32x3");
+  try {
+    select(90, Precision::Fp32, 4096, "sm90_tf32x3", false);
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel = 'sm90_tf32x3'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("16-byte"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dispatch, TheWgmmaKernelRunsOnHopperOnly) {
   EXPECT_STREQ(select(90, Precision::Fp32, 4096, "sm90_tf32x3").name, "sm90_tf32x3");
   EXPECT_THROW(select(80, Precision::Fp32, 4096, "sm90_tf32x3"), InvalidArgument);
   EXPECT_THROW(select(100, Precision::Fp32, 4096, "sm90_tf32x3"), InvalidArgument);
-  EXPECT_STRNE(select(90, Precision::Fp32, 4096, "").name, "sm90_tf32x3");
 }
 
 TEST(Dispatch, TheNaiveYardstickRunsOnlyWhenForced) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <random>
@@ -48,6 +49,12 @@ std::vector<double> reference(Fill fill, const Shape& s, const float* dA, const 
   return ref;
 }
 
+bool needs_tma(const std::string& kernel) {
+  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
+    if (kernel == e->name) return e->needs_tma;
+  return false;  // "" (dispatch's choice)
+}
+
 void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
                std::mt19937_64& rng) {
   std::function<double()> gen = test::normal(rng);
@@ -68,8 +75,20 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
 
   Options o;
   o.kernel = kernel;
-  trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb, dC.get() + s.offset,
-         s.ldc, nullptr, o);
+  auto call = [&] {
+    trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb,
+           dC.get() + s.offset, s.ldc, nullptr, o);
+  };
+  if (needs_tma(kernel) && !kernels::tma_compatible({fill, s.n, dA.get() + s.offset, s.lda, 0,
+                                                     dB.get() + s.offset, s.ldb, 0,
+                                                     dC.get() + s.offset, s.ldc, 0, 1})) {
+    // A TMA kernel forced on operands TMA cannot address is refused, before anything is written
+    // (unforced, dispatch picks another kernel: AutoDispatchTakesMisalignedViews).
+    EXPECT_THROW(call(), InvalidArgument);
+    EXPECT_TRUE(test::same_bits(C0, dC.download())) << "C written by a refused call";
+    return;
+  }
+  call();
   TEST_CUDA(cudaGetLastError());
   const auto C = dC.download();
   const auto ref = reference(fill, s, dA.get() + s.offset, dB.get() + s.offset, A, B);
@@ -152,6 +171,18 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(std::get<2>(info.param));
     });
 
+// Unforced, misaligned views go to a kernel that takes them (never a refused TMA kernel).
+TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test::seed());
+  SCOPED_TRACE(test::seed_note(test::seed()));
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const int64_t n : {129, 1000}) {
+      check_one("", fill, {n, n + 1, n + 3, n + 5, 1}, Inputs::Integers, rng);
+      check_one("", fill, {n, n + 1, n + 3, n + 5, 1}, Inputs::Uniform01, rng);
+    }
+}
+
 class GpuTrtrmmBatched : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>,
                          public Seeded {
  protected:
@@ -210,7 +241,7 @@ class GpuTrtrmmBigBatch : public ::testing::TestWithParam<Fill>, public Seeded {
 TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   SCOPED_TRACE(test::seed_note(seed_));
   const Fill fill = GetParam();
-  const int64_t n = 2, batch = 70000, stride = n * n;
+  const int64_t n = 4, batch = 70000, stride = n * n;  // n = 4: 16-byte rows, for TMA
   std::vector<float> A, B;
   for (int64_t b = 0; b < batch; ++b) {
     const auto a = test::make_triangular<float>(fill, n, n, test::integers(rng_));
@@ -221,7 +252,15 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   std::vector<float> C(static_cast<size_t>(batch * stride));
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
-  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "naive_fp32"}) {
+  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "naive_fp32"}) {
+    Options probe;
+    probe.kernel = kernel;
+    try {
+      selected_kernel(n, probe);
+    } catch (const InvalidArgument& e) {
+      std::printf("[ SKIPPED  ] %s: %s\n", kernel, e.what());  // an sm_90a kernel elsewhere
+      continue;
+    }
     dC.upload(C);
     Options o;
     o.kernel = kernel;
@@ -266,6 +305,12 @@ TEST_P(GpuTrtrmm, InfInputsLeaveTheZeroTriangleZero) {
   DeviceBuffer<float> dA(A), dB(B), dC(C);
   Options o;
   o.kernel = kernel;
+  if (needs_tma(kernel) &&
+      !kernels::tma_compatible({fill, n, dA.get(), n, 0, dB.get(), n, 0, dC.get(), n, 0, 1})) {
+    EXPECT_THROW(trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o),
+                 InvalidArgument);  // refused, and covered unforced by the misaligned tests
+    return;
+  }
   trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
   TEST_CUDA(cudaGetLastError());
   const auto out = dC.download();

@@ -137,8 +137,11 @@ int bench(int argc, char** argv) {
   cfg.warmup = warmup >= 0 ? warmup : (gpu ? 3 : 1);
   if (gpu && cfg.runs < 20) std::fprintf(stderr, "trimm: note: fewer than 20 runs per median\n");
   // The CPU backend has one arithmetic: fp32 BLAS.
-  if (precision == "all") cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
-                                               : std::vector<Precision>{Precision::Ieee};
+  // A forced kernel implements one precision: `all` means that one.
+  if (precision == "all" && !cfg.kernel.empty()) cfg.precisions = {Precision::Auto};
+  else if (precision == "all")
+    cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
+                         : std::vector<Precision>{Precision::Ieee};
   else cfg.precisions = {parse_precision(precision, "--precision")};
   if (!seeded) cfg.seed = std::random_device{}();
   std::vector<Row> rows;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "cuda/check.hpp"
@@ -32,7 +33,7 @@ using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t);
 // Blocks of kKernel per SM with `smem` bytes of dynamic shared memory, queried once per device
 // (host-side calls: no allocation, no synchronization). Also opts the kernel in to that much
 // dynamic shared memory, which above 48 KB is required, before its first launch on the device.
-template <TriangleKernel kKernel>
+template <auto kKernel>
 int blocks_per_sm(int device, int threads, int smem) {
   static std::atomic<int> cache[kMaxDevices] = {};
   int v = cache[device].load(std::memory_order_relaxed);  // the host API checked the ordinal
@@ -40,18 +41,22 @@ int blocks_per_sm(int device, int threads, int smem) {
     TRIMM_CUDA_CHECK(
         cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kKernel, threads, smem));
-    v = std::max(v, 1);
+    if (v < 1)
+      throw CudaError("trimm: a kernel's block (" + std::to_string(threads) + " threads, " +
+                      std::to_string(smem) + " bytes of shared memory) does not fit on device " +
+                      std::to_string(device));
     cache[device].store(v, std::memory_order_relaxed);
   }
   return v;
 }
 
-// Launches kKernel over the triangle of kTile×kTile tiles, k_step per pipeline stage. `trans`:
-// the kernel computes C' = Cᵀ (the Lower product), which the fix-up pass must know.
-template <TriangleKernel kKernel, int kTile>
-void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
-                     int smem, int k_step, bool trans) {
-  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kKernel>(dev.ordinal, threads, smem);
+// Runs a triangle kernel over p: the schedule for the blocks that fit at once, one launch per
+// 65535 batch entries (`launch(grid, schedule, first batch entry)`), and after each the fix-up
+// pass for split tiles. `trans`: the kernel computes C' = Cᵀ (the Lower product).
+template <int kTile, class Launch>
+void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_per_sm, int k_step,
+                          bool trans, Launch&& launch, cudaStream_t stream) {
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
   const sched::TriangleSchedule s = sched::make_schedule(p.n, kTile, k_step, slots_per_problem);
@@ -59,7 +64,7 @@ void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t strea
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    kKernel<<<dim3(unsigned(units), nb), threads, smem, stream>>>(p, s, b0);
+    launch(dim3(unsigned(units), nb), s, b0);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
       fixup_split_tiles<kTile><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
@@ -67,6 +72,19 @@ void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t strea
       TRIMM_CUDA_CHECK(cudaGetLastError());
     }
   }
+}
+
+// launch_over_triangle for a kernel with the plain TriangleKernel signature: one block per work
+// unit, `threads` threads and `smem` bytes of dynamic shared memory each.
+template <TriangleKernel kKernel, int kTile>
+void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
+                     int smem, int k_step, bool trans) {
+  launch_over_triangle<kTile>(
+      p, dev, blocks_per_sm<kKernel>(dev.ordinal, threads, smem), k_step, trans,
+      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+        kKernel<<<grid, threads, smem, stream>>>(p, s, b0);
+      },
+      stream);
 }
 
 // Launches the instantiation of a kernel family that fits p: the Lower product or the Upper one,

@@ -1,238 +1,384 @@
-// sm90_tf32x3: C = triu(A·B) at fp32 accuracy on Hopper's warpgroup tensor cores (wgmma,
-// sm_90a), by error-compensated TF32 as in sm80_tf32x3. First version, kept simple: the same
-// register-staged slice loader feeds shared memory (no TMA, no warp specialization yet); two
-// warpgroups each own 64 rows of a 128×128 tile and issue m64n128k8 wgmmas.
+// sm90_tf32x3: C = triu(A·B) (or tril) at fp32 accuracy on Hopper's warpgroup tensor cores
+// (wgmma, sm_90a), by error-compensated TF32: a·b ≈ a_small·b_big + a_big·b_small + a_big·b_big.
 //
-// tf32 wgmma reads both operands K-major, so the loader's commit writes each operand, already
-// split into big and small TF32 planes, as K-major core matrices: that is where B (N-major in
-// memory) gets transposed, at no cost in global traffic and with no workspace.
+// The product is computed transposed, per tile: Cᵀ(n, m) = Σ_k Y(k, n)·X(m, k) with X = A and
+// Y = B as they lie in memory (row-major). tf32 wgmma wants both operands K-major; X is, Y is not.
+// So Y is the register operand ("A" of wgmma): each consumer thread loads its fragment from
+// shared memory with ordinary loads, which can read any layout, and splits it into big and small
+// TF32 in registers. X is the shared-memory operand ("B" of wgmma), exactly as TMA wrote it:
+// the raw fp32 tile serves as X_big (the tensor cores truncate it to TF32), and a transform
+// warpgroup writes X_small next to it. No transpose pass, no workspace, nothing in global
+// memory but A, B and C.
 //
-// Not yet run on a GPU (see bench/NOTES.md and docs/sm90_tf32x3_plan.md): forced only.
+// One block per work unit of the triangle scheduler (the hardware hands blocks out in its
+// longest-first order), three warpgroups:
+//   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each; mbarrier `empty` frees a stage;
+//   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
+//   WG2 warps 9-11: transform (mask the triangle, write X_small), then mbarrier `ready`.
+// The consumers hold 64 running sums, 64 stage sums and 32 fragment registers: setmaxnreg moves
+// registers to them from WG2. (Each SM sub-partition has a quarter of the register file and
+// hosts one warp of each warpgroup, so 3 warps share 16384 registers: 168 each at launch.)
+// Each stage's products go into fresh accumulators that are added to the running sum with FADD:
+// the tensor cores' own fp32 accumulation truncates, and over a whole band that costs 2.9e-5
+// normwise (bench/NOTES.md, sm80_tf32x3).
+#include <cuda.h>
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
+#include <string>
 
+#include "config/tile_config.hpp"
+#include "cuda/check.hpp"
 #include "kernels/common/launch_triangle.cuh"
-#include "kernels/common/slice_loader.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "kernels/sm90/ptx.cuh"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels::sm90 {
 namespace {
 
-constexpr int kTile = 128;     // output tile, square for the scheduler's mirror trick
-constexpr int kStep = 16;      // k per pipeline stage: two k8 wgmma steps
-constexpr int kThreads = 256;  // two warpgroups
-constexpr int kWgRows = 64;    // rows of the tile per warpgroup (wgmma M)
-static_assert(kThreads / 128 * kWgRows == kTile, "the warpgroups cover the tile's rows");
+constexpr config::WgmmaTile Cfg = config::kSm90Tf32x3;
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
+constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads(), kBatch = Cfg.batch;
+constexpr int kConsumerThreads = 128 * kConsumers;
+constexpr int kTransformThreads = 96;  // warps 9-11
+static_assert(kThreads == kConsumerThreads + 32 + kTransformThreads,
+              "consumers, then the producer warp, then the transform warps");
+// Registers per thread: at launch (one block per SM), then after setmaxnreg.
+constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
+static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
+static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
+              "setmaxnreg hands on only what the producer warpgroup gives up");
+constexpr int kBox = 32;               // floats per 128-byte swizzled row: TMA's box width
+static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64");
+static_assert(kStep == kBox, "a stage of X is one TMA box: k spans one 128-byte row");
+static_assert(kTile % kBox == 0, "Y's stage is kTile / kBox boxes");
+static_assert(kBatch >= 1 && kBatch < kStages, "a wgmma batch spans fewer stages than the ring");
 
-// One operand's plane for one stage: kTile rows (m or n) × kStep k, K-major, as core matrices of
-// 8 rows × 4 k (8 rows of 16 bytes, 128 contiguous bytes). Core matrix (row / 8, k / 4) sits at
-// ((row / 8) · kCoresK + k / 4) · 128 bytes: neighbours in k are kLbo bytes apart, neighbours in
-// rows kSbo.
-struct Plane {
-  float v[kTile * kStep];
+// One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
+// chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
+struct alignas(1024) StageBuffers {
+  float x[kTile * kStep];        // (m 128, k 32): A rows (K-major)
+  float x_small[kTile * kStep];  // (m 128, k 32): tf32_small of each element, same layout
+  float y[kStep * kTile];        // kTile/32 boxes of (k 32, n 32): B rows (N-major)
 };
-// Both operands, big and small, two stages: 64 KB.
 struct SharedStorage {
-  Plane a_big[2], a_small[2], b_big[2], b_small[2];
+  StageBuffers stage[kStages];
+  uint64_t full[kStages], ready[kStages], empty[kStages];
 };
 
-// The device helpers exist in the sm_90a pass only: the other targets build the kernel as a trap.
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-constexpr int kCoresK = kStep / 4;
-constexpr uint32_t kLbo = 128, kSbo = kCoresK * 128;
+// Where a tile lies in C. Upper: C(m, n) = Σ A(m, k)·B(k, n) over tile (bi, bj) of the
+// scheduler; Lower: the scheduler's C' = Cᵀ, so tile (bi, bj) is rows bj, columns bi of C.
+struct TileCoords {
+  int m0, n0;  // first row (of C and X) and first column (of C and Y)
+  __device__ TileCoords(const sched::WorkUnit& u, bool lower)
+      : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
+};
 
-__device__ __forceinline__ int plane_index(int row, int k) {
-  return ((row / 8) * kCoresK + k / 4) * 32 + (row % 8) * 4 + k % 4;
+#if TRIMM_SM90_DEVICE
+
+constexpr int kProducerWarp = kConsumerThreads / 32;
+constexpr uint32_t kStageTxBytes = 2 * kTile * kStep * sizeof(float);  // X and Y by TMA
+
+// Index of element (r, c), c < 32, in a swizzled tile of 128-byte rows.
+__host__ __device__ constexpr int swizzled(int r, int c) {
+  return r * kBox + (((c / 4) ^ (r % 8)) * 4) + c % 4;
 }
 
-__device__ __forceinline__ float tf32_round(float x) {
-  uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return __uint_as_float(r);
+// Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
+template <bool kLower>
+__device__ __forceinline__ bool a_zero(int m, int k) {
+  return kLower ? k > m : k < m;
+}
+template <bool kLower>
+__device__ __forceinline__ bool b_zero(int k, int n) {
+  return kLower ? k < n : k > n;
 }
 
-// The wgmma shared-memory descriptor, no swizzle: start address, leading (k) and stride (row)
-// byte offsets, each in 16-byte units.
-__device__ __forceinline__ uint64_t descriptor(const float* smem) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-  return uint64_t((addr >> 4) & 0x3FFF) | uint64_t((kLbo >> 4) & 0x3FFF) << 16 |
-         uint64_t((kSbo >> 4) & 0x3FFF) << 32;
-}
-
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() {
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_wait_all() {
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-}
-// Keeps the compiler from moving accesses of r across a wgmma fence or wait.
-__device__ __forceinline__ void pin(float& r) { asm volatile("" : "+f"(r)::"memory"); }
-
-// d (this warpgroup's 64×128 accumulators) = a·b + (scale_d ? d : 0) for one k8 step, both
-// operands in shared memory, named by their descriptors.
-__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], uint64_t desc_a,
-                                                     uint64_t desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, %64, %65, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]),
-        "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
-        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-        "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
-        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]),
-        "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-        "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-}
-
-// Splits a masked 4-vector from the slice loader into the big and small planes. The 4 elements
-// run along k (!kContigX: one 16-byte row of a core matrix) or along rows (kContigX).
-template <bool kContigX>
-__device__ __forceinline__ void store_split(Plane& big, Plane& small, int row, int k,
-                                            const float (&v4)[4]) {
-  float b[4], s[4];
+// --- producer: one thread, kStages loads ahead ------------------------------------------------
+__device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
+                        const TileCoords& tc, int k_begin, int steps, int zx, int zy) {
+  for (int it = 0; it < steps; ++it) {
+    const int s = it % kStages;
+    if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+    ptx::tma_load_3d(st.x, map_x, &sm.full[s], k0, tc.m0, zx);
 #pragma unroll
-  for (int e = 0; e < 4; ++e) {
-    b[e] = tf32_round(v4[e]);
-    s[e] = tf32_round(v4[e] - b[e]);
+    for (int j = 0; j < kTile / kBox; ++j)
+      ptx::tma_load_3d(st.y + j * kBox * kStep, map_y, &sm.full[s], tc.n0 + j * kBox, k0, zy);
   }
-  if constexpr (!kContigX) {
-    const int i = plane_index(row, k);  // k is a multiple of 4: a whole 16-byte row
-    *reinterpret_cast<float4*>(&big.v[i]) = make_float4(b[0], b[1], b[2], b[3]);
-    *reinterpret_cast<float4*>(&small.v[i]) = make_float4(s[0], s[1], s[2], s[3]);
-  } else {
+}
+
+// --- transform: triangle masks and X_small ----------------------------------------------------
+template <bool kLower>
+__device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
+                          int tid) {
+  for (int it = 0; it < steps; ++it) {
+    const int s = it % kStages;
+    ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    // Only the stages that cross a diagonal have structural zeros to enforce (the inputs' other
+    // triangle is never trusted: it may hold anything, NaN included).
+    const bool mask_x = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
+    const bool mask_y = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    for (int c = tid; c < kTile * kStep / 4; c += kTransformThreads) {  // 16-byte chunks
+      float4 v = reinterpret_cast<const float4*>(st.x)[c];
+      if (mask_x) {
+        const int r = c / (kBox / 4), m = tc.m0 + r;
+        const int k = k0 + 4 * ((c % (kBox / 4)) ^ (r % 8));
+        v.x = a_zero<kLower>(m, k) ? 0.f : v.x;
+        v.y = a_zero<kLower>(m, k + 1) ? 0.f : v.y;
+        v.z = a_zero<kLower>(m, k + 2) ? 0.f : v.z;
+        v.w = a_zero<kLower>(m, k + 3) ? 0.f : v.w;
+        reinterpret_cast<float4*>(st.x)[c] = v;
+      }
+      reinterpret_cast<uint4*>(st.x_small)[c] = make_uint4(
+          ptx::tf32_small(v.x), ptx::tf32_small(v.y), ptx::tf32_small(v.z), ptx::tf32_small(v.w));
+    }
+    if (mask_y) {
+      for (int c = tid; c < kStep * kTile / 4; c += kTransformThreads) {
+        const int box = c / (kStep * kBox / 4), r = (c / (kBox / 4)) % kStep, k = k0 + r;
+        const int n = tc.n0 + box * kBox + 4 * ((c % (kBox / 4)) ^ (r % 8));
+        float4 v = reinterpret_cast<const float4*>(st.y)[c];
+        v.x = b_zero<kLower>(k, n) ? 0.f : v.x;
+        v.y = b_zero<kLower>(k, n + 1) ? 0.f : v.y;
+        v.z = b_zero<kLower>(k, n + 2) ? 0.f : v.z;
+        v.w = b_zero<kLower>(k, n + 3) ? 0.f : v.w;
+        reinterpret_cast<float4*>(st.y)[c] = v;
+      }
+    }
+    ptx::fence_proxy_async();  // wgmma reads X and X_small through the async proxy
+    ptx::mbar_arrive(&sm.ready[s]);
+  }
+}
+
+// --- consumer mainloop ------------------------------------------------------------------------
+// The register operand's rows are a permutation of the tile's columns n: warp q of consumer cw
+// holds, for lane (g, t), columns nl and nl + 1 (fragment rows g and g + 8), so that one 8-byte
+// load fetches both, and the 32 lanes of a load hit 32 distinct banks through the swizzle:
+//   box = 2·cw + q/2 (32 columns each), nl = 16·(g/4) + 8·(q%2) + 2·(g%4) within the box.
+struct ConsumerLane {
+  int box, nl, t;
+  __device__ explicit ConsumerLane(int tid) {
+    const int cw = tid / 128, q = (tid % 128) / 32, g = (tid % 32) / 4;
+    box = 2 * cw + q / 2;
+    nl = 16 * (g / 4) + 8 * (q % 2) + 2 * (g % 4);
+    t = tid % 4;
+  }
+};
+
+// acc(n, m) += the products of kBatch stages from `it` on, summed in fresh accumulators `part`
+// and added with FADD. All small products go first, while `part` is still small: the tensor
+// cores truncate each addition to the accumulator, so the fewer additions to a large `part`,
+// the smaller the error.
+template <int kBatch>
+__device__ __forceinline__ void consume(SharedStorage& sm, int it, const ConsumerLane& L,
+                                        float (&acc)[64], float (&part)[64]) {
+  constexpr int kK8 = kBatch * kStep / 8;  // k8 steps in the batch
+  // Y fragments: a[j][2h + e] = Y(8·j + t + 4h, nl + e), split into big = tf32(y), small.
+  uint32_t big[kK8][4], small[kK8][4];
+#pragma unroll
+  for (int sb = 0; sb < kBatch; ++sb) {
+    const int s = (it + sb) % kStages;
+    ptx::mbar_wait(&sm.ready[s], ((it + sb) / kStages) & 1);
+    const float* y = sm.stage[s].y + L.box * kBox * kStep;
+#pragma unroll
+    for (int k8 = 0; k8 < kStep / 8; ++k8)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float2 v =
+            *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
+        uint32_t* b = big[sb * kStep / 8 + k8];
+        uint32_t* sm_ = small[sb * kStep / 8 + k8];
+        b[2 * h] = ptx::tf32_round(v.x);
+        b[2 * h + 1] = ptx::tf32_round(v.y);
+        sm_[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
+        sm_[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
+      }
+  }
+  auto x_desc = [&](bool small_plane, int j) {
+    const StageBuffers& st = sm.stage[(it + j / (kStep / 8)) % kStages];
+    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * (j % (kStep / 8)));
+  };
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, small[j], x_desc(false, j), j > 0);
+#pragma unroll
+  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(true, j), 1);
+#pragma unroll
+  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), 1);
+  ptx::wgmma_commit();
+  ptx::wgmma_wait_all();
+#pragma unroll
+  for (int j = 0; j < kK8; ++j)
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const int i = plane_index(row + e, k);
-      big.v[i] = b[e];
-      small.v[i] = s[e];
+      ptx::pin(big[j][e]);
+      ptx::pin(small[j][e]);
     }
+  if (threadIdx.x % 32 == 0)
+#pragma unroll
+    for (int sb = 0; sb < kBatch; ++sb) ptx::mbar_arrive(&sm.empty[(it + sb) % kStages]);
+#pragma unroll
+  for (int r = 0; r < 64; ++r) {
+    ptx::pin(part[r]);
+    acc[r] += part[r];
   }
 }
 
-#endif  // sm_90a
+// --- epilogue ---------------------------------------------------------------------------------
+// Accumulator r of lane (g, t) holds Cᵀ(n, m) with n = nl + (r/2) % 2 of the lane's box and
+// m = 8·(r/4) + 2t + r % 2: C(m, n) and C(m, n + 1) are registers 4j + b and 4j + 2 + b.
+// diag: the tile straddles the diagonal, whose other side is written as zero. kMirror: a chunk-1
+// partial, stored transposed into the mirror tile for the fix-up pass.
+template <bool kLower, bool kMirror>
+__device__ void store_tile(const OutView& o, const TileCoords& tc, const ConsumerLane& L,
+                           bool diag, const float (&acc)[64]) {
+  const int64_t n = tc.n0 + L.box * kBox + L.nl;
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {
+      const int64_t m = tc.m0 + 8 * j + 2 * L.t + b;
+      if (m >= o.n || n >= o.n) continue;
+      float v0 = acc[4 * j + b], v1 = acc[4 * j + 2 + b];
+      if (diag) {
+        v0 = (kLower ? m < n : m > n) ? 0.f : v0;
+        v1 = (kLower ? m < n + 1 : m > n + 1) ? 0.f : v1;
+      }
+      if (kMirror) {
+        o.C[n * o.ldc + m] = v0;
+        if (n + 1 < o.n) o.C[(n + 1) * o.ldc + m] = v1;
+      } else if (n + 1 < o.n) {
+        *reinterpret_cast<float2*>(&o.C[m * o.ldc + n]) = make_float2(v0, v1);
+      } else {
+        o.C[m * o.ldc + n] = v0;
+      }
+    }
+}
 
-// kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32).
-template <bool kTrans, bool kVec>
+#endif  // TRIMM_SM90_DEVICE
+
+template <bool kLower>
 __global__ void __launch_bounds__(kThreads, 1)
-    sm90_tf32x3_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset) {
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  extern __shared__ __align__(128) unsigned char smem_bytes[];
-  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+    sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
+                              const __grid_constant__ CUtensorMap map_y, Problem p,
+                              sched::TriangleSchedule s, int64_t batch_offset) {
+#if TRIMM_SM90_DEVICE
+  extern __shared__ unsigned char smem_raw[];
+  SharedStorage& sm = *reinterpret_cast<SharedStorage*>(
+      (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
   if (u.kind == sched::UnitKind::Zero) {
-    const int64_t r0 = int64_t(kTrans ? u.bj : u.bi) * kTile;
-    const int64_t c0 = int64_t(kTrans ? u.bi : u.bj) * kTile;
-    zero_region<kVec>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
+    const int64_t r0 = int64_t(kLower ? u.bj : u.bi) * kTile;
+    const int64_t c0 = int64_t(kLower ? u.bi : u.bj) * kTile;
+    zero_region<true>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
     return;
   }
 
-  const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
-  const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
-  const int64_t lda = kTrans ? p.ldb : p.lda, ldb = kTrans ? p.lda : p.ldb;
-  const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
-  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
-  // The loaders' Stage type is unused here (commit_to writes the planes); padding 0.
-  SliceLoader<kStep, kTile, 0, kThreads, kTrans, true, kVec> la(tid, Ap, lda, m0, k_begin);
-  SliceLoader<kStep, kTile, 0, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, j0, k_begin);
-  auto commit = [&](int buf, int k0) {
-    la.commit_to(m0, k0, [&](int, int x, int k, const float (&v4)[4]) {
-      store_split<kTrans>(smem.a_big[buf], smem.a_small[buf], x, k, v4);
-    });
-    lb.commit_to(j0, k0, [&](int, int x, int k, const float (&v4)[4]) {
-      store_split<!kTrans>(smem.b_big[buf], smem.b_small[buf], x, k, v4);
-    });
-    // The planes were written by ordinary stores and are read next by wgmma (the async proxy).
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  };
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.ready[i], kTransformThreads);
+      ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+    ptx::tma_prefetch_descriptor(&map_x);
+    ptx::tma_prefetch_descriptor(&map_y);
+  }
+  __syncthreads();
 
-  const int wg = tid / 128;
+  const TileCoords tc(u, kLower);
+  const int k_begin = int(u.k_begin);
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  if (tid >= kConsumerThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (tid == 32 * kProducerWarp) {
+      // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
+      const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
+      produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      transform<kLower>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+    }
+    return;
+  }
+
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  const ConsumerLane L(tid);
   float acc[64], part[64];
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
+  int it = 0;
+  for (; it + kBatch <= steps; it += kBatch) consume<kBatch>(sm, it, L, acc, part);
+  for (; it < steps; ++it) consume<1>(sm, it, L, acc, part);
 
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
-  la.load(n, m0, k_begin);
-  lb.load(n, j0, k_begin);
-  commit(0, k_begin);
-  __syncthreads();
-  for (int it = 0; it < steps; ++it) {
-    const int cur = it & 1;
-    const bool more = it + 1 < steps;
-    const int k_next = k_begin + (it + 1) * kStep;
-    if (more) {
-      la.load(n, m0, k_next);
-      lb.load(n, j0, k_next);
-    }
-    // Three products per k8 step, small ones first, into fresh accumulators (the first wgmma
-    // of the stage overwrites them): the tensor cores' fp32 accumulation must never add the
-    // small products to a large running sum (bench/NOTES.md, sm80_tf32x3).
-#pragma unroll
-    for (int r = 0; r < 64; ++r) pin(part[r]);
-    wgmma_fence();
-#pragma unroll
-    for (int k8 = 0; k8 < kStep / 8; ++k8) {
-      const int a_off = (wg * kWgRows / 8 * kCoresK + 2 * k8) * 32, b_off = 2 * k8 * 32;
-      const uint64_t a_big = descriptor(&smem.a_big[cur].v[a_off]);
-      const uint64_t a_small = descriptor(&smem.a_small[cur].v[a_off]);
-      const uint64_t b_big = descriptor(&smem.b_big[cur].v[b_off]);
-      const uint64_t b_small = descriptor(&smem.b_small[cur].v[b_off]);
-      wgmma_m64n128k8_tf32(part, a_small, b_big, k8 > 0);
-      wgmma_m64n128k8_tf32(part, a_big, b_small, 1);
-      wgmma_m64n128k8_tf32(part, a_big, b_big, 1);
-    }
-    wgmma_commit();
-    if (more) commit(cur ^ 1, k_next);  // the other buffer, while the wgmmas run
-    wgmma_wait_all();
-#pragma unroll
-    for (int r = 0; r < 64; ++r) {
-      pin(part[r]);
-      acc[r] += part[r];
-    }
-    __syncthreads();
-  }
-
-  // Accumulator r of thread (warp w of the warpgroup, lane = 4g + t) holds row 16w + g + 8·(r/2 % 2)
-  // and column 8·(r/4) + 2t + r % 2 of the warpgroup's 64×128 block.
-  const int w = (tid % 128) / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
-  // A chunk-1 partial goes to the mirror tile, transposed: C'(c, r) instead of C'(r, c).
-  const bool colwise = kTrans != (u.kind == sched::UnitKind::Chunk1);
-#pragma unroll
-  for (int r = 0; r < 64; ++r) {
-    const int64_t row = row0 + wg * kWgRows + 16 * w + g + 8 * ((r / 2) % 2);
-    const int64_t col = col0 + 8 * (r / 4) + 2 * t + r % 2;
-    if (row >= o.n || col >= o.n) continue;
-    const float v = diag && row > col ? 0.f : acc[r];
-    o.C[colwise ? col * o.ldc + row : row * o.ldc + col] = v;
-  }
+  if (u.kind == sched::UnitKind::Chunk1)
+    store_tile<kLower, true>(o, tc, L, diag, acc);
+  else
+    store_tile<kLower, false>(o, tc, L, diag, acc);
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
+}
+
+// --- host: tensor maps ------------------------------------------------------------------------
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    TRIMM_CUDA_CHECK(
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || f == nullptr)
+      throw CudaError("trimm: the CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12+)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// A row-major n×n operand (rows `ld` floats apart, batch entries `stride` apart) in boxes of
+// kBox columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer dimension.
+CUtensorMap make_map(const float* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,
+                     int box_rows) {
+  const bool shared = batch <= 1 || stride == 0;
+  const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(shared ? 1 : batch)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(float),
+                                 cuuint64_t(shared ? ld * n : stride) * sizeof(float)};
+  const cuuint32_t box[3] = {kBox, cuuint32_t(box_rows), 1}, elem[3] = {1, 1, 1};
+  CUtensorMap map;
+  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3,
+                                    const_cast<float*>(base), dims, strides, box, elem,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError("trimm: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
+                    ") for n = " + std::to_string(n) + ", ld = " + std::to_string(ld));
+  return map;
+}
+
+template <bool kLower>
+void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower>;
+  constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
+  const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
+  const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
+  launch_over_triangle<kTile>(p, dev, blocks_per_sm<kernel>(dev.ordinal, kThreads, smem), kStep,
+                              kLower, [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+                                kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0);
+                              }, stream);
 }
 
 }  // namespace
@@ -240,21 +386,21 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 namespace trimm::kernels {
 
-namespace {
-
-struct Sm90Family {
-  static constexpr int kTile = sm90::kTile, kThreads = sm90::kThreads, kStep = sm90::kStep;
-  static constexpr int kSmem = sizeof(sm90::SharedStorage);
-  template <bool kTrans, bool kVec>
-  static constexpr auto tag() {
-    return std::integral_constant<TriangleKernel, sm90::sm90_tf32x3_trtrmm_kernel<kTrans, kVec>>{};
-  }
-};
-
-}  // namespace
+bool tma_compatible(const Problem& p) {
+  // TMA: 16-byte aligned bases and strides. Batch entries must not overlap (the tensor map's
+  // batch stride spans a whole matrix) unless the operand is shared (stride 0).
+  auto batch_ok = [&](int64_t stride, int64_t ld) {
+    return p.batch <= 1 || stride == 0 || stride >= ld * p.n;
+  };
+  return rows_16b_aligned(p) && batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
+         p.n < (int64_t(1) << 31);
+}
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  launch_family<Sm90Family>(p, dev, stream);
+  if (p.fill == Fill::Lower)
+    sm90::launch<true>(p, dev, stream);
+  else
+    sm90::launch<false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
