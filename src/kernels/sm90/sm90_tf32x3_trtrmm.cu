@@ -272,9 +272,11 @@ __global__ void __launch_bounds__(kThreads, 1)
                               const __grid_constant__ CUtensorMap map_y, Problem p,
                               sched::TriangleSchedule s, int64_t batch_offset) {
 #if TRIMM_SM90_DEVICE
-  extern __shared__ unsigned char smem_raw[];
+  // Aligned by pointer arithmetic on the __shared__ array, never through an integer, so that the
+  // compiler still knows the address space (else every access is a generic LD/ST).
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
   SharedStorage& sm = *reinterpret_cast<SharedStorage*>(
-      (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+      smem_raw + ((1024u - (ptx::smem_addr(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
