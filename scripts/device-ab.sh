@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A/B of one tile-config change on the GPU machine, in one call: builds the working tree (A) and
-# a copy with `sed -e "$AB_SED"` applied to src/config/tile_config.hpp (B), runs the sm90 GPU
-# tests on A, then benches A, B, A, B with the kernel forced (AB_KERNEL, AB_SIZES).
+# A/B of one source change on the GPU machine, in one call: builds the working tree (A) and a
+# copy with `sed -e "$AB_SED"` applied to $AB_FILE (B; default src/config/tile_config.hpp), runs
+# the GPU tests matching AB_TESTS on A, then benches A, B, A, B with the kernel forced
+# (AB_KERNEL, AB_SIZES). B may be a timing probe that leaves a step out (wrong results).
 # Output under $OUT/ab.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,9 +18,10 @@ build() {  # source dir, build dir, targets...
 b=/tmp/trimm-b
 rm -rf "$b" && mkdir -p "$b"
 cp -r "$root"/{CMakeLists.txt,cmake,include,src,tools,tests} "$b"/
-sed -i -e "${AB_SED:?}" "$b/src/config/tile_config.hpp"
+file=${AB_FILE:-src/config/tile_config.hpp}
+sed -i -e "${AB_SED:?}" "$b/$file"
 {
-  echo "B: $AB_SED"; grep -n "${AB_GREP:-kSm90}" "$b/src/config/tile_config.hpp"
+  echo "B: $AB_SED on $file"; diff <(cat "$root/$file") "$b/$file" | head -20
   build "$root" "$root/build-device" trimm_cli test_gpu & build "$b" "$b/build" trimm_cli & wait
   if [ -n "${AB_TESTS:-}" ]; then
     "$root/build-device/tests/test_gpu" --gtest_filter="$AB_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
