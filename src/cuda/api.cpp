@@ -63,6 +63,15 @@ const char* selected_kernel(int64_t n, const Options& options) {
   return dispatch::select(current_device().cc, options.precision, n, options.kernel).name;
 }
 
+const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                            int64_t ldb, const float* C, int64_t ldc, const Options& options) {
+  // Only the addresses matter here: C is never written through this Problem.
+  const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
+  return dispatch::select(current_device().cc, options.precision, n, options.kernel,
+                          kernels::tma_compatible(p))
+      .name;
+}
+
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, Stream stream,
