@@ -10,6 +10,10 @@ namespace trimm::cpu {
 // C = triu(A·B) or tril(A·B), exactly as trimm::trtrmm, on host memory. Built on OpenBLAS
 // (multi-threaded): the product is decomposed into triangular-times-dense strips, never the
 // dense product. Every precision runs fp32 BLAS (which is fp32-accurate).
+// options.structure = Structure::Detect gives the dense product's semantics on any A and B (see
+// trimm/types.hpp): one pass finds, per row of A and column of B, where the nonzeros lie and
+// whether anything is non-finite; triangular finite inputs take the strips above, the rest
+// strips of SGEMM over only the k that can contribute (all k where anything is non-finite).
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, const Options& options = {});
 
@@ -23,5 +27,10 @@ void reference_trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const f
                       int64_t ldb, double* C, int64_t ldc);
 void reference_trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
                       int64_t ldb, double* C, int64_t ldc);
+
+// The yardstick for Structure::Detect: C = triu(A·B) (or tril) of the dense product, every k of
+// every element summed in fp64 whatever A and B hold, as torch.triu(A @ B) does in fp32.
+void reference_dense(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, double* C, int64_t ldc);
 
 }  // namespace trimm::cpu

@@ -10,8 +10,10 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/validate.hpp"
+#include "cpu/structure.hpp"
 #include "trimm/cpu.hpp"
 
 namespace trimm::cpu {
@@ -27,6 +29,7 @@ constexpr int64_t kStripRows = 128;
 void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, int64_t ldc,
                         const Options& options) {
   detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
   if (!options.kernel.empty() && options.kernel != kKernelName)
     throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                           "', expected '' or '" + kKernelName + "'");
@@ -75,8 +78,54 @@ void lower(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, 
   }
 }
 
+// Structure::Detect on inputs that are not triangular or not finite: strips of SGEMM, each over
+// the k where its rows of A and columns of B can both be nonzero (every k if anything is
+// non-finite, since 0·Inf is NaN). About n³ multiply-adds for dense inputs: half the dense product.
+//   Upper, strip I = [i0, i1):  C[I, i0:n] = A[I, k] · B[k, i0:n], then C's lower part zeroed.
+void general(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
+             float* C, int64_t ldc, const Found& f) {
+  const bool up = fill == Fill::Upper;
+  // For the strip's columns J (a suffix for Upper, a prefix for Lower): the rows of B any of them
+  // reaches.
+  std::vector<int64_t> j_lo(static_cast<size_t>(n)), j_hi(static_cast<size_t>(n));
+  for (int64_t q = 0; q < n; ++q) {
+    const int64_t j = up ? n - 1 - q : q, prev = up ? j + 1 : j - 1;
+    const bool first = q == 0;
+    j_lo[size_t(j)] = first ? f.b_lo[size_t(j)] : std::min(f.b_lo[size_t(j)], j_lo[size_t(prev)]);
+    j_hi[size_t(j)] = first ? f.b_hi[size_t(j)] : std::max(f.b_hi[size_t(j)], j_hi[size_t(prev)]);
+  }
+  for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
+    const int64_t i1 = std::min(n, i0 + kStripRows);
+    const int64_t j0 = up ? i0 : 0, j1 = up ? n : i1;  // the strip's columns J
+    int64_t k_lo = 0, k_hi = n;
+    if (f.finite) {
+      const int64_t a_lo = *std::min_element(f.a_lo.begin() + i0, f.a_lo.begin() + i1);
+      const int64_t a_hi = *std::max_element(f.a_hi.begin() + i0, f.a_hi.begin() + i1);
+      k_lo = std::max(a_lo, up ? j_lo[size_t(j0)] : j_lo[size_t(j1 - 1)]);
+      k_hi = std::min(a_hi, up ? j_hi[size_t(j0)] : j_hi[size_t(j1 - 1)]);
+    }
+    if (k_lo < k_hi) {
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(i1 - i0),
+                  static_cast<blasint>(j1 - j0), static_cast<blasint>(k_hi - k_lo), 1.0f,
+                  A + i0 * lda + k_lo, static_cast<blasint>(lda), B + k_lo * ldb + j0,
+                  static_cast<blasint>(ldb), 0.0f, C + i0 * ldc + j0, static_cast<blasint>(ldc));
+    }
+    for (int64_t i = i0; i < i1; ++i) {
+      float* c = C + i * ldc;  // (n)
+      if (k_lo >= k_hi) std::fill(c + j0, c + j1, 0.0f);
+      // triu/tril: the other triangle is zero whatever the product holds there.
+      if (up) std::fill(c, c + i, 0.0f);
+      else std::fill(c + i + 1, c + n, 0.0f);
+    }
+  }
+}
+
 void run(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-         int64_t ldc) {
+         int64_t ldc, Structure structure) {
+  if (structure == Structure::Detect) {
+    const Found f = find_structure(n, A, lda, B, ldb);
+    if (!f.finite || !f.triangular(fill)) return general(fill, n, A, lda, B, ldb, C, ldc, f);
+  }
   if (fill == Fill::Upper)
     upper(n, A, lda, B, ldb, C, ldc);
   else
@@ -91,7 +140,7 @@ void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, i
   detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(float)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   if (n == 0) return;
-  run(fill, n, A, lda, B, ldb, C, ldc);
+  run(fill, n, A, lda, B, ldb, C, ldc, options.structure);
 }
 
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
@@ -102,7 +151,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                     sizeof(float)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   for (int64_t b = 0; b < batch && n > 0; ++b)
-    run(fill, n, A + b * stride_a, lda, B + b * stride_b, ldb, C + b * stride_c, ldc);
+    run(fill, n, A + b * stride_a, lda, B + b * stride_b, ldb, C + b * stride_c, ldc,
+        options.structure);
 }
 
 }  // namespace trimm::cpu
