@@ -40,6 +40,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(float)});
   detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
+  if (options.structure == Structure::Detect)
+    throw InvalidArgument(std::string(api) +
+                          ": structure = detect is not implemented on the GPU yet (the CPU "
+                          "backend has it); expected Structure::Triangular");
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
   const kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};

@@ -397,6 +397,16 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
   expect_error("stride_a = -1", [&] {
     trtrmm_strided_batched(Fill::Upper, n, A.get(), n, -1, B.get(), n, 0, C.get(), n, n * n, 1);
   });
+  expect_error("structure = detect is not implemented on the GPU", [&] {
+    Options o;
+    o.structure = Structure::Detect;
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("structure = 5", [&] {
+    Options o;
+    o.structure = static_cast<Structure>(5);
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
   expect_error("kernel = 'sm80_tf32x3' implements precision fp32", [&] {
     Options o;
     o.precision = Precision::Ieee;
