@@ -32,5 +32,7 @@ void reference_trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const 
 // every element summed in fp64 whatever A and B hold, as torch.triu(A @ B) does in fp32.
 void reference_dense(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
                      int64_t ldb, double* C, int64_t ldc);
+void reference_dense(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
+                     int64_t ldb, double* C, int64_t ldc);
 
 }  // namespace trimm::cpu

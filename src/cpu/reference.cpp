@@ -30,24 +30,35 @@ void reference(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_
   }
 }
 
-}  // namespace
-
-void reference_dense(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
-                     int64_t ldb, double* C, int64_t ldc) {
+template <typename T>
+void dense(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, double* C,
+           int64_t ldc) {
   detail::validate({"trimm::cpu::reference_dense", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
-                    sizeof(float), sizeof(double)});
+                    sizeof(T), sizeof(double)});
   for (int64_t i = 0; i < n; ++i) {
     double* c = C + i * ldc;  // (n)
     std::fill(c, c + n, 0.0);
     for (int64_t k = 0; k < n; ++k) {
       const double a = A[i * lda + k];
-      const float* b = B + k * ldb;  // (n)
+      const T* b = B + k * ldb;  // (n)
       for (int64_t j = 0; j < n; ++j) c[j] += a * static_cast<double>(b[j]);
     }
     // triu/tril set the other triangle to zero, whatever the product held there (NaN included).
     const int64_t z_begin = fill == Fill::Upper ? 0 : i + 1, z_end = fill == Fill::Upper ? i : n;
     std::fill(c + z_begin, c + z_end, 0.0);
   }
+}
+
+}  // namespace
+
+void reference_dense(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, double* C, int64_t ldc) {
+  dense(fill, n, A, lda, B, ldb, C, ldc);
+}
+
+void reference_dense(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
+                     int64_t ldb, double* C, int64_t ldc) {
+  dense(fill, n, A, lda, B, ldb, C, ldc);
 }
 
 void reference_trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
