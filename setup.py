@@ -27,7 +27,8 @@ def openblas_flags():
 
 blas_include, blas_lib = openblas_flags()
 sources = ["python/csrc/trimm_ops.cpp", "src/cpu/cpu_trtrmm.cpp", "src/cpu/structure.cpp",
-           "src/cpu/reference.cpp", "src/common/validate.cpp", "src/common/types.cpp"]
+           "src/cpu/backward.cpp", "src/cpu/reference.cpp", "src/common/validate.cpp",
+           "src/common/types.cpp"]
 
 setup(
     name="trimm",

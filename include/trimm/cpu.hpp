@@ -21,6 +21,18 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, const Options& options = {});
 
+// The gradients of C = triu(A·B) (or tril) for the PyTorch operators' autograd, with the dense
+// product's semantics: dA = M(G)·Bᵀ and dB = Aᵀ·M(G), where M keeps G's `fill` triangle and
+// zeroes the rest (as torch.triu's backward does, NaN there included). n×n row-major, on host
+// memory, through OpenBLAS; one n×n scratch matrix is allocated per call. dA and dB must not
+// overlap each other (the rest is checked).
+void trtrmm_backward(Fill fill, int64_t n, const float* G, int64_t ldg, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, float* dA, int64_t ldda, float* dB,
+                     int64_t lddb);
+void trtrmm_backward(Fill fill, int64_t n, const double* G, int64_t ldg, const double* A,
+                     int64_t lda, const double* B, int64_t ldb, double* dA, int64_t ldda,
+                     double* dB, int64_t lddb);
+
 // The yardstick: plain loops in fp64 over the nonzero band only, C = triu(A·B) (or tril).
 // Same argument rules as trtrmm. Single-threaded and slow on purpose: it is obviously right.
 void reference_trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,

@@ -12,6 +12,7 @@
 #include <torch/library.h>
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "trimm/cpu.hpp"
@@ -99,6 +100,46 @@ at::Tensor tril_cpu(const at::Tensor& A, const at::Tensor& B) {
   return product_cpu(A, B, trimm::Fill::Lower);
 }
 
+// The gradients: dA = M(grad)·Bᵀ and dB = Aᵀ·M(grad) per batch entry, at the output's batch
+// shape (the Python side sums them down to A's and B's shapes).
+std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                const at::Tensor& B, trimm::Fill fill) {
+  const std::vector<int64_t> shape = output_shape(A, B, fill);
+  TORCH_CHECK(grad.sizes() == at::IntArrayRef(shape), op_name(fill),
+              " backward: expected grad of shape ", at::IntArrayRef(shape), ", got ",
+              grad.sizes());
+  const int64_t n = shape.back();
+  at::Tensor dA = at::empty(shape, A.options()), dB = at::empty(shape, B.options());
+  if (dA.numel() == 0) return {dA, dB};
+  const at::ScalarType work = A.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  const at::Tensor g = as_batched_rows(grad.to(work), shape);
+  const at::Tensor a = as_batched_rows(A.to(work), shape), b = as_batched_rows(B.to(work), shape);
+  at::Tensor da = at::empty({a.size(0), n, n}, A.options().dtype(work)), db = at::empty_like(da);
+  auto ld = [n](const at::Tensor& t) { return n > 1 ? t.stride(1) : int64_t(1); };
+  for (int64_t i = 0; i < a.size(0); ++i) {
+    if (work == at::kFloat)
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<float>(), ld(g), a[i].data_ptr<float>(),
+                                  ld(a), b[i].data_ptr<float>(), ld(b), da[i].data_ptr<float>(),
+                                  n, db[i].data_ptr<float>(), n);
+    else
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<double>(), ld(g),
+                                  a[i].data_ptr<double>(), ld(a), b[i].data_ptr<double>(), ld(b),
+                                  da[i].data_ptr<double>(), n, db[i].data_ptr<double>(), n);
+  }
+  dA.copy_(da.view(shape));
+  dB.copy_(db.view(shape));
+  return {dA, dB};
+}
+
+std::tuple<at::Tensor, at::Tensor> triu_backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                     const at::Tensor& B) {
+  return backward_cpu(grad, A, B, trimm::Fill::Upper);
+}
+std::tuple<at::Tensor, at::Tensor> tril_backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                     const at::Tensor& B) {
+  return backward_cpu(grad, A, B, trimm::Fill::Lower);
+}
+
 [[noreturn]] void refuse_cuda(trimm::Fill fill) {
   TORCH_CHECK_NOT_IMPLEMENTED(false, op_name(fill),
                               ": CUDA tensors are not supported yet (the GPU backend does not "
@@ -107,21 +148,36 @@ at::Tensor tril_cpu(const at::Tensor& A, const at::Tensor& B) {
 at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Upper); }
 at::Tensor tril_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Lower); }
 
+std::tuple<at::Tensor, at::Tensor> triu_backward_cuda(const at::Tensor&, const at::Tensor&,
+                                                      const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Upper);
+}
+std::tuple<at::Tensor, at::Tensor> tril_backward_cuda(const at::Tensor&, const at::Tensor&,
+                                                      const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Lower);
+}
+
 }  // namespace
 
 TORCH_LIBRARY(trimm, m) {
   m.def("triu_matmul(Tensor A, Tensor B) -> Tensor");
   m.def("tril_matmul(Tensor A, Tensor B) -> Tensor");
+  m.def("triu_matmul_backward(Tensor grad, Tensor A, Tensor B) -> (Tensor, Tensor)");
+  m.def("tril_matmul_backward(Tensor grad, Tensor A, Tensor B) -> (Tensor, Tensor)");
 }
 
 TORCH_LIBRARY_IMPL(trimm, CPU, m) {
   m.impl("triu_matmul", &triu_cpu);
   m.impl("tril_matmul", &tril_cpu);
+  m.impl("triu_matmul_backward", &triu_backward_cpu);
+  m.impl("tril_matmul_backward", &tril_backward_cpu);
 }
 
 TORCH_LIBRARY_IMPL(trimm, CUDA, m) {
   m.impl("triu_matmul", &triu_cuda);
   m.impl("tril_matmul", &tril_cuda);
+  m.impl("triu_matmul_backward", &triu_backward_cuda);
+  m.impl("tril_matmul_backward", &tril_backward_cuda);
 }
 
 // `import trimm._C` loads this library, whose static initializers register the operators above;

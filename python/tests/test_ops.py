@@ -131,6 +131,30 @@ def test_opcheck_and_compile():
     assert_same(f(A, B), torch.tril(A @ B))
 
 
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_gradcheck_fp64(op, op_ref):
+    A = torch.randn(2, 7, 7, dtype=torch.float64, requires_grad=True)
+    B = torch.randn(7, 7, dtype=torch.float64, requires_grad=True)  # broadcast over the batch
+    assert torch.autograd.gradcheck(op, (A, B))
+
+
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_fp32_gradients_match_torch(op, op_ref):
+    A = torch.triu(torch.rand(3, 40, 40)).requires_grad_()
+    B = torch.triu(torch.rand(40, 40)).requires_grad_()
+    G = torch.randn(3, 40, 40)
+    dA, dB = torch.autograd.grad(op(A, B), (A, B), G)
+    rA, rB = torch.autograd.grad(op_ref(A @ B), (A, B), G)
+    torch.testing.assert_close(dA, rA, atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(dB, rB, atol=1e-4, rtol=1e-4)
+
+
+def test_opcheck_with_autograd():
+    A = torch.rand(2, 9, 9, requires_grad=True)
+    B = torch.rand(9, 9, requires_grad=True)
+    torch.library.opcheck(torch.ops.trimm.triu_matmul.default, (A, B))
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 def test_cuda_is_refused_until_the_gpu_detects_structure():
     A = torch.rand(8, 8, device="cuda")

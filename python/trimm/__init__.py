@@ -6,8 +6,9 @@
 ``torch.library`` operators (``torch.ops.trimm.*``) with fake implementations, so they trace
 under ``torch.compile``.
 
-Today: CPU tensors (float32, float64, float16, bfloat16). CUDA tensors raise
-NotImplementedError until the GPU backend detects structure. Autograd is not implemented yet.
+Today: CPU tensors (float32, float64, float16, bfloat16), with autograd: the backward products
+dA = triu(G)·Bᵀ and dB = Aᵀ·triu(G) run on trimm's CPU backend (``torch.ops.trimm.*_backward``).
+CUDA tensors raise NotImplementedError until the GPU backend detects structure.
 """
 import torch
 
@@ -37,6 +38,37 @@ def _triu_fake(A, B):
 @torch.library.register_fake("trimm::tril_matmul")
 def _tril_fake(A, B):
     return A.new_empty(_check("trimm.tril_matmul", A, B))
+
+
+def _backward_fake(name):
+    def fake(grad, A, B):
+        shape = _check(name, A, B)
+        return A.new_empty(shape), B.new_empty(shape)
+    return fake
+
+
+torch.library.register_fake("trimm::triu_matmul_backward")(_backward_fake("trimm.triu_matmul"))
+torch.library.register_fake("trimm::tril_matmul_backward")(_backward_fake("trimm.tril_matmul"))
+
+
+def _setup_context(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+
+
+def _autograd(backward_op):
+    def backward(ctx, grad):
+        A, B = ctx.saved_tensors
+        dA, dB = backward_op(grad.contiguous(), A, B)
+        # Broadcast batch dimensions: the gradient sums over them, as matmul's does.
+        return (dA.sum_to_size(A.shape) if ctx.needs_input_grad[0] else None,
+                dB.sum_to_size(B.shape) if ctx.needs_input_grad[1] else None)
+    return backward
+
+
+torch.library.register_autograd("trimm::triu_matmul", _autograd(torch.ops.trimm.triu_matmul_backward),
+                                setup_context=_setup_context)
+torch.library.register_autograd("trimm::tril_matmul", _autograd(torch.ops.trimm.tril_matmul_backward),
+                                setup_context=_setup_context)
 
 
 def triu_matmul(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
