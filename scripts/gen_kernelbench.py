@@ -16,10 +16,14 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "kernelbench", "level1_14_trimm.py")
 INCLUDE_ROOTS = [os.path.join(ROOT, "include"), os.path.join(ROOT, "src")]
-# The GPU library: everything `trimm::trtrmm` needs, nothing of the CPU backend (no OpenBLAS).
-UNITS = ["src/common/types.cpp", "src/common/validate.cpp", "src/cuda/dispatch.cpp",
-         "src/cuda/api.cpp", "src/kernels/naive_trtrmm.cu", "src/kernels/simt/simt_fp32_trtrmm.cu",
-         "src/kernels/sm80/sm80_tf32x3_trtrmm.cu", "src/kernels/sm90/sm90_tf32x3_trtrmm.cu"]
+# The GPU library: the sources of src/CMakeLists.txt's add_library(trimm ...), less the CPU
+# backend (no OpenBLAS in a KernelBench environment).
+def library_units():
+    cmake = open(os.path.join(ROOT, "src", "CMakeLists.txt")).read()
+    body = re.search(r"add_library\(trimm\s+([^)]*)\)", cmake).group(1)
+    return ["src/" + f for f in body.split() if not f.startswith("cpu/")]
+
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -137,7 +141,7 @@ def get_init_inputs():
 
 def render():
     seen = set()
-    cuda = "\n".join(amalgamate([os.path.join(ROOT, u) for u in UNITS], seen)) + "\n"
+    cuda = "\n".join(amalgamate([os.path.join(ROOT, u) for u in library_units()], seen)) + "\n"
     # The binding sees only the public API: types.hpp and cuda.hpp, inlined the same way.
     api = "\n".join(line for line in amalgamate([os.path.join(ROOT, "include/trimm/cuda.hpp")],
                                                 set()) if not line.startswith("#line"))
