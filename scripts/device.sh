@@ -73,6 +73,8 @@ if has sanitize; then
 fi
 if has python; then
   note "python package + pytest"
+  # OpenBLAS from .deps where the image has none (setup.py reads TRIMM_OPENBLAS_ROOT).
+  [ -d "$root/.deps/openblas" ] && export TRIMM_OPENBLAS_ROOT="$root/.deps/openblas"
   { python3 -m pip install --no-build-isolation --quiet "$root" &&
     (cd "$root/python/tests" && python3 -m pytest -q -rs .); } > "$out/python.log" 2>&1 || status=1
   tail -5 "$out/python.log" | log
