@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test sanitize bench sass ncu" (default: build test sanitize bench)
+#   STEPS="build test bench sanitize probe sass ncu" (default: build test sanitize bench)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
 #   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
@@ -67,6 +67,10 @@ if has sanitize; then
     { echo "== $tool =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"
     rm -f "$out/sanitizer-$tool.tmp"
   done
+fi
+if has probe; then
+  note "probe_sm90_wgmma_rate"
+  "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
 fi
 if has sass; then
   note sass

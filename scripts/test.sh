@@ -13,4 +13,21 @@ if ! ctest --test-dir "$TRIMM_BUILD_DIR" --output-on-failure "$@"; then
   trimm_log "tests FAILED"
   exit 1
 fi
+trimm_log "C++ tests passed"
+
+# The PyTorch operators (python/): where this python3 has torch, build and install the package
+# (pip install --no-build-isolation .) and run its tests; elsewhere say why they do not run.
+if [ -n "${TRIMM_SKIP_PYTHON:-}" ]; then
+  trimm_log "python tests: SKIPPED (TRIMM_SKIP_PYTHON is set)"
+elif ! python3 -c "import pytest" >/dev/null 2>&1; then
+  trimm_log "python tests: SKIPPED (no pytest for $(command -v python3 || echo python3))"
+elif ! python3 -c "import torch" >/dev/null 2>&1; then
+  trimm_log "python tests: SKIPPED (PyTorch is not installed for $(command -v python3))"
+  python3 -m pytest -q -rs "$TRIMM_ROOT/python/tests" >&2 || true  # prints the skip reason
+else
+  trimm_log "python package: pip install --no-build-isolation (PyTorch $(python3 -c 'import torch; print(torch.__version__)'))"
+  python3 -m pip install --no-build-isolation --quiet "$TRIMM_ROOT" >&2 ||
+    trimm_die "building the Python package failed"
+  (cd "$TRIMM_ROOT/python/tests" && python3 -m pytest -q -rs .) || trimm_die "python tests FAILED"
+fi
 trimm_log "tests passed"

@@ -32,6 +32,10 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // for operands with 16-byte aligned pointers and leading dimensions that are multiples of 4
 // (other operands skip the TMA kernels, see README).
 const char* selected_kernel(int64_t n, const Options& options = {});
+// The same for these very operands, whose alignment decides whether TMA kernels can take them.
+const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                            int64_t ldb, const float* C, int64_t ldc,
+                            const Options& options = {});
 
 // Whether this process has a CUDA device that trimm's kernels run on (sm_80 or later).
 bool cuda_available();

@@ -10,6 +10,10 @@ namespace trimm {
 // Which product. Upper: C = triu(A·B) with A, B upper triangular. Lower: C = tril(A·B) with A, B
 // lower triangular. As in BLAS, the other strict triangle of A and B never affects the result
 // (whatever it holds, NaN included); C's other strict triangle is written with zeros.
+// Non-finite values inside the triangles: the GPU kernels multiply whole tiles, structural zeros
+// included, so an Inf there can also turn other elements of its output tile into NaN (0·Inf), and
+// precision Fp32 turns ±Inf inputs into NaN (its split x − tf32(x) is Inf − Inf). For the dense
+// product's own NaN/Inf semantics use Structure::Detect.
 enum class Fill { Upper, Lower };
 
 // The arithmetic. Auto picks the fastest kernel that is fp32-accurate on this device.
@@ -18,8 +22,17 @@ enum class Fill { Upper, Lower };
 // products per multiply-add). The CPU backend runs its fp32 BLAS for every precision.
 enum class Precision { Auto, Ieee, Fp32 };
 
+// What the inputs are trusted to be.
+// Triangular: BLAS semantics (see Fill): the other strict triangle of A and B is never read.
+// Detect: C = triu(A·B) (or tril) of A and B exactly as they are, the dense product's semantics:
+//   noise in the other triangle counts, and NaN and Inf land where the dense product puts them
+//   (Inf·0 = NaN). A pass over A and B finds the structure actually present; triangular finite
+//   inputs then take the structured path, the rest a general one that computes only C's triangle.
+enum class Structure { Triangular, Detect };
+
 const char* to_string(Fill fill);
 const char* to_string(Precision precision);
+const char* to_string(Structure structure);
 // Parses "upper"/"lower" and "auto"/"ieee"/"fp32"; throws InvalidArgument naming `what` otherwise.
 Fill parse_fill(const std::string& text, const char* what = "fill");
 Precision parse_precision(const std::string& text, const char* what = "precision");
@@ -28,6 +41,7 @@ struct Options {
   Precision precision = Precision::Auto;
   // Forces one entry of the kernel table by name (`trimm kernels` lists them); empty = dispatch.
   std::string kernel;
+  Structure structure = Structure::Triangular;
 };
 
 // The error convention: every failure is an exception derived from trimm::Error, thrown before

@@ -15,6 +15,14 @@ const char* to_string(Precision precision) {
   return "?";
 }
 
+const char* to_string(Structure structure) {
+  switch (structure) {
+    case Structure::Triangular: return "triangular";
+    case Structure::Detect: return "detect";
+  }
+  return "?";
+}
+
 Fill parse_fill(const std::string& text, const char* what) {
   if (text == "upper") return Fill::Upper;
   if (text == "lower") return Fill::Lower;

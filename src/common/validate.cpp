@@ -95,4 +95,14 @@ void validate_precision(const char* api, Precision precision) {
                         ", expected Precision::Auto, Ieee or Fp32");
 }
 
+void validate_structure(const char* api, Structure structure) {
+  switch (structure) {
+    case Structure::Triangular:
+    case Structure::Detect: return;
+  }
+  throw InvalidArgument(std::string(api) + ": structure = " +
+                        std::to_string(static_cast<int>(structure)) +
+                        ", expected Structure::Triangular or Detect");
+}
+
 }  // namespace trimm::detail

@@ -32,6 +32,8 @@ void validate(const BatchedArgs& args);
 
 // Throws InvalidArgument naming `precision` when it is not one of the enum's values.
 void validate_precision(const char* api, Precision precision);
+// Throws InvalidArgument naming `structure` when it is not one of the enum's values.
+void validate_structure(const char* api, Structure structure);
 
 // The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.
 constexpr int64_t matrix_extent(int64_t n, int64_t ld) { return n == 0 ? 0 : (n - 1) * ld + n; }

@@ -40,6 +40,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(float)});
   detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
+  if (options.structure == Structure::Detect)
+    throw InvalidArgument(std::string(api) +
+                          ": structure = detect is not implemented on the GPU yet (the CPU "
+                          "backend has it); expected Structure::Triangular");
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
   const kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
@@ -61,6 +66,15 @@ bool cuda_available() {
 
 const char* selected_kernel(int64_t n, const Options& options) {
   return dispatch::select(current_device().cc, options.precision, n, options.kernel).name;
+}
+
+const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
+                            int64_t ldb, const float* C, int64_t ldc, const Options& options) {
+  // Only the addresses matter here: C is never written through this Problem.
+  const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
+  return dispatch::select(current_device().cc, options.precision, n, options.kernel,
+                          kernels::tma_compatible(p))
+      .name;
 }
 
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,

@@ -56,35 +56,45 @@ struct TriangleSchedule {
   }
 
   // Units 0 .. num_compute_units()-1 compute; the rest, up to num_units(), are Zero tiles.
-  TRIMM_HD int64_t num_compute_units() const {
-    int64_t c = 0;
-    for (int d = 0; d < tiles; ++d) c += diag_count(d) * (is_split(d) ? 2 : 1);
-    return c;
-  }
+  TRIMM_HD int64_t num_compute_units() const { return units_above(0); }
   // Strictly lower tiles whose mirror is not split (the fix-up zeroes the others).
-  TRIMM_HD int64_t num_zero_units() const {
-    int64_t c = 0;
-    for (int e = 1; e < tiles && e < split_d; ++e) c += diag_count(e);
-    return c;
-  }
+  TRIMM_HD int64_t num_zero_units() const { return diag_sum(1, unsplit_end() - 1); }
   TRIMM_HD int64_t num_units() const { return num_compute_units() + num_zero_units(); }
 
   // Unit `idx` in longest-first order. Work is measured in tiles of k: a whole tile on diagonal d
   // weighs d+1; the chunks of a split one ceil((d+1)/2) and floor((d+1)/2). Level w lists, in
   // this order: whole tiles with d = w-1, chunk 0 of d = 2w-2 and 2w-1, chunk 1 of d = 2w-1 and
-  // 2w. Within a diagonal, tiles go top to bottom.
+  // 2w. Within a diagonal, tiles go top to bottom. Every block decodes its own unit, so this is
+  // a binary search over levels on closed-form counts (O(log tiles)), not a walk.
   TRIMM_HD WorkUnit unit(int64_t idx) const {
-    for (int w = tiles; w >= 1; --w) {
+    const int64_t compute = num_compute_units();
+    if (idx < compute) {
+      int lo = 0, hi = tiles;  // units_above(lo) > idx >= units_above(hi)
+      while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if (units_above(mid) > idx) lo = mid;
+        else hi = mid;
+      }
+      const int w = hi;
+      idx -= units_above(w);
       for (int g = 0; g < 5; ++g) {
         const int d = level_diag(w, g);
         if (d < 0 || d >= tiles || (g == 0) == is_split(d)) continue;
         if (idx < diag_count(d)) return compute_unit(level_kind(g), int(idx), int(idx) + d);
         idx -= diag_count(d);
       }
-    }
-    for (int e = 1; e < tiles && e < split_d; ++e) {
-      if (idx < diag_count(e)) return {UnitKind::Zero, int(idx) + e, int(idx), 0, 0};
-      idx -= diag_count(e);
+    } else {
+      idx -= compute;
+      int lo = 0, hi = unsplit_end() - 1;  // diag_sum(1, lo) <= idx < diag_sum(1, hi)
+      if (hi >= 1 && idx < diag_sum(1, hi)) {
+        while (hi - lo > 1) {
+          const int mid = lo + (hi - lo) / 2;
+          if (diag_sum(1, mid) > idx) hi = mid;
+          else lo = mid;
+        }
+        idx -= diag_sum(1, hi - 1);
+        return {UnitKind::Zero, int(idx) + hi, int(idx), 0, 0};
+      }
     }
     return {UnitKind::Zero, -1, -1, 0, 0};  // past the end: callers never ask
   }
@@ -108,6 +118,22 @@ struct TriangleSchedule {
   }
 
  private:
+  // Diagonals below this are never split: min(tiles, split_d).
+  TRIMM_HD int unsplit_end() const { return split_d < tiles ? split_d : tiles; }
+  // Σ_{d=a}^{b} diag_count(d) for 0 <= a, b < tiles; 0 when a > b.
+  TRIMM_HD int64_t diag_sum(int a, int b) const {
+    return a > b ? 0 : int64_t(b - a + 1) * (2 * int64_t(tiles) - a - b) / 2;
+  }
+  // Units in levels w+1 .. tiles, i.e. listed before level w. Whole tiles: d = w .. unsplit_end-1.
+  // Split diagonals: d = 2w has only its chunk 0 above (in level w+1); every split d > 2w has
+  // both chunks there.
+  TRIMM_HD int64_t units_above(int w) const {
+    int64_t c = diag_sum(w, unsplit_end() - 1);
+    if (is_split(2 * w) && 2 * w < tiles) c += diag_count(2 * w);
+    const int lo = 2 * w + 1 > split_d ? 2 * w + 1 : split_d;
+    return c + 2 * diag_sum(lo, tiles - 1);
+  }
+
   // Group g of level w: its diagonal and kind (see unit()). Arithmetic, not a table, so that
   // device code keeps it in registers.
   TRIMM_HD static int level_diag(int w, int g) {

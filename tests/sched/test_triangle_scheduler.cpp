@@ -100,6 +100,53 @@ INSTANTIATE_TEST_SUITE_P(
              "_slots" + std::to_string(info.param.slots);
     });
 
+// The order unit() must produce, written as the plain walk over levels and groups that defines
+// it: the closed-form search must agree with it on every index.
+WorkUnit unit_by_walk(const TriangleSchedule& s, int64_t idx) {
+  const auto level_diag = [](int w, int g) {
+    return g == 0 ? w - 1 : g == 1 ? 2 * w - 2 : g <= 3 ? 2 * w - 1 : 2 * w;
+  };
+  for (int w = s.tiles; w >= 1; --w)
+    for (int g = 0; g < 5; ++g) {
+      const int d = level_diag(w, g);
+      if (d < 0 || d >= s.tiles || (g == 0) == s.is_split(d)) continue;
+      if (idx < s.diag_count(d)) {
+        const int bi = int(idx), bj = bi + d;
+        const UnitKind kind = g == 0 ? UnitKind::Whole : g <= 2 ? UnitKind::Chunk0 : UnitKind::Chunk1;
+        int64_t b = s.band_begin(bi), e = s.band_end(bj);
+        if (kind == UnitKind::Chunk0) e = s.band_mid(bi, bj);
+        if (kind == UnitKind::Chunk1) b = s.band_mid(bi, bj);
+        return {kind, bi, bj, b, e};
+      }
+      idx -= s.diag_count(d);
+    }
+  for (int e = 1; e < s.tiles && e < s.split_d; ++e) {
+    if (idx < s.diag_count(e)) return {UnitKind::Zero, int(idx) + e, int(idx), 0, 0};
+    idx -= s.diag_count(e);
+  }
+  return {UnitKind::Zero, -1, -1, 0, 0};
+}
+
+TEST(TriangleSchedule, ClosedFormDecodeMatchesTheWalkEverywhere) {
+  for (int tiles = 1; tiles <= 70; ++tiles)
+    for (int split_d = 1; split_d <= tiles + 1; ++split_d) {
+      const TriangleSchedule s{int64_t(tiles) * 128 - 5, 128, 32, tiles, split_d};
+      int64_t walked = 0;
+      for (int64_t idx = 0;; ++idx) {
+        const WorkUnit want = unit_by_walk(s, idx);
+        const WorkUnit got = s.unit(idx);
+        ASSERT_EQ(int(got.kind), int(want.kind)) << tiles << " " << split_d << " " << idx;
+        ASSERT_EQ(got.bi, want.bi) << tiles << " " << split_d << " " << idx;
+        ASSERT_EQ(got.bj, want.bj) << tiles << " " << split_d << " " << idx;
+        ASSERT_EQ(got.k_begin, want.k_begin) << tiles << " " << split_d << " " << idx;
+        ASSERT_EQ(got.k_end, want.k_end) << tiles << " " << split_d << " " << idx;
+        if (want.bi < 0) break;
+        ++walked;
+      }
+      ASSERT_EQ(walked, s.num_units()) << tiles << " " << split_d;
+    }
+}
+
 TEST(TriangleSchedule, SplitsOnlyWhenTheLongestBandExceedsTheAverage) {
   // N = 4096, 128-tiles, 132 SMs: 5984 tile-blocks of work, 45 per SM > 32 tiles: no split.
   EXPECT_EQ(total_tile_work(32), 5984);

@@ -249,7 +249,9 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
     Options o;
     o.precision = p;
     o.kernel = cfg.kernel;
-    Row row{"cuda", std::string("trimm ") + selected_kernel(n, o), to_string(p), n};
+    Row row{"cuda",
+            std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o),
+            to_string(p), n};
     BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(float)));  // poison: NaN everywhere
     row.ms = H.time([&] { trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o); });
     finish(row, C.p);

@@ -25,6 +25,7 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -41,7 +42,8 @@ namespace {
 
 constexpr config::WgmmaTile Cfg = config::kSm90Tf32x3;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
-constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads(), kBatch = Cfg.batch;
+constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
+constexpr int kGroupStages = Cfg.group_stages;
 constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kTransformThreads = 96;  // warps 9-11
 static_assert(kThreads == kConsumerThreads + 32 + kTransformThreads,
@@ -55,7 +57,8 @@ constexpr int kBox = 32;               // floats per 128-byte swizzled row: TMA'
 static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64");
 static_assert(kStep == kBox, "a stage of X is one TMA box: k spans one 128-byte row");
 static_assert(kTile % kBox == 0, "Y's stage is kTile / kBox boxes");
-static_assert(kBatch >= 1 && kBatch < kStages, "a wgmma batch spans fewer stages than the ring");
+static_assert(kGroupStages >= 1 && kGroupStages < kStages,
+              "a wgmma group spans fewer stages than the ring");
 
 // One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
@@ -172,18 +175,18 @@ struct ConsumerLane {
   }
 };
 
-// acc(n, m) += the products of kBatch stages from `it` on, summed in fresh accumulators `part`
+// acc(n, m) += the products of kGroup stages from `it` on, summed in fresh accumulators `part`
 // and added with FADD. All small products go first, while `part` is still small: the tensor
 // cores truncate each addition to the accumulator, so the fewer additions to a large `part`,
 // the smaller the error.
-template <int kBatch>
+template <int kGroup>
 __device__ __forceinline__ void consume(SharedStorage& sm, int it, const ConsumerLane& L,
                                         float (&acc)[64], float (&part)[64]) {
-  constexpr int kK8 = kBatch * kStep / 8;  // k8 steps in the batch
+  constexpr int kK8 = kGroup * kStep / 8;  // k8 steps in the group
   // Y fragments: a[j][2h + e] = Y(8·j + t + 4h, nl + e), split into big = tf32(y), small.
   uint32_t big[kK8][4], small[kK8][4];
 #pragma unroll
-  for (int sb = 0; sb < kBatch; ++sb) {
+  for (int sb = 0; sb < kGroup; ++sb) {
     const int s = (it + sb) % kStages;
     ptx::mbar_wait(&sm.ready[s], ((it + sb) / kStages) & 1);
     const float* y = sm.stage[s].y + L.box * kBox * kStep;
@@ -194,11 +197,11 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
         const float2 v =
             *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
         uint32_t* b = big[sb * kStep / 8 + k8];
-        uint32_t* sm_ = small[sb * kStep / 8 + k8];
+        uint32_t* sl = small[sb * kStep / 8 + k8];
         b[2 * h] = ptx::tf32_round(v.x);
         b[2 * h + 1] = ptx::tf32_round(v.y);
-        sm_[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
-        sm_[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
+        sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
+        sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
       }
   }
   auto x_desc = [&](bool small_plane, int j) {
@@ -225,7 +228,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
     }
   if (threadIdx.x % 32 == 0)
 #pragma unroll
-    for (int sb = 0; sb < kBatch; ++sb) ptx::mbar_arrive(&sm.empty[(it + sb) % kStages]);
+    for (int sb = 0; sb < kGroup; ++sb) ptx::mbar_arrive(&sm.empty[(it + sb) % kStages]);
 #pragma unroll
   for (int r = 0; r < 64; ++r) {
     ptx::pin(part[r]);
@@ -322,7 +325,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
   int it = 0;
-  for (; it + kBatch <= steps; it += kBatch) consume<kBatch>(sm, it, L, acc, part);
+  for (; it + kGroupStages <= steps; it += kGroupStages)
+    consume<kGroupStages>(sm, it, L, acc, part);
   for (; it < steps; ++it) consume<1>(sm, it, L, acc, part);
 
   const OutView o{C, p.ldc, p.n};
@@ -371,10 +375,27 @@ CUtensorMap make_map(const float* base, int64_t n, int64_t ld, int64_t stride, i
   return map;
 }
 
+// setmaxnreg hands the consumers exactly what warpgroup 2 gives up, which adds up only if the
+// kernel was built with kLaunchRegs registers; with fewer (another toolkit, -G, -maxrregcount),
+// setmaxnreg.inc would wait forever. Checked once per process, before the first launch.
+template <auto kKernel>
+void check_launch_registers() {
+  static const int regs = [] {
+    cudaFuncAttributes a{};
+    TRIMM_CUDA_CHECK(cudaFuncGetAttributes(&a, kKernel));
+    return a.numRegs;
+  }();
+  if (regs != kLaunchRegs)
+    throw CudaError("trimm: sm90_tf32x3 was built with " + std::to_string(regs) +
+                    " registers per thread, expected " + std::to_string(kLaunchRegs) +
+                    " (its setmaxnreg budget depends on it)");
+}
+
 template <bool kLower>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
+  check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   launch_over_triangle<kTile>(p, dev, blocks_per_sm<kernel>(dev.ordinal, kThreads, smem), kStep,
@@ -391,11 +412,14 @@ namespace trimm::kernels {
 bool tma_compatible(const Problem& p) {
   // TMA: 16-byte aligned bases and strides. Batch entries must not overlap (the tensor map's
   // batch stride spans a whole matrix) unless the operand is shared (stride 0).
+  // TMA's limits: 32-bit coordinates, strides below 2^40 bytes.
   auto batch_ok = [&](int64_t stride, int64_t ld) {
-    return p.batch <= 1 || stride == 0 || stride >= ld * p.n;
+    return p.batch <= 1 || stride == 0 ||
+           (stride >= ld * p.n && stride < (int64_t(1) << 40) / int64_t(sizeof(float)));
   };
   return rows_16b_aligned(p) && batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
-         p.n < (int64_t(1) << 31);
+         p.n < (int64_t(1) << 31) && p.lda < (int64_t(1) << 37) && p.ldb < (int64_t(1) << 37) &&
+         p.batch <= INT32_MAX;
 }
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {

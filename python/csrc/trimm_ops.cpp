@@ -1,0 +1,182 @@
+// trimm's PyTorch operators: trimm::triu_matmul(A, B) == torch.triu(torch.matmul(A, B)) and
+// trimm::tril_matmul, for square matrices with batch dimensions that broadcast as matmul's do.
+// They run Structure::Detect: the dense product's semantics on any input (noise in the other
+// triangle, NaN and Inf), fast where the inputs are triangular.
+//
+// CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
+// computed in float32 and rounded once. CUDA tensors are refused with
+// a named error until the GPU backend has Structure::Detect (trimm's structured GPU kernels alone
+// would be wrong on inputs that are not triangular).
+#include <ATen/ATen.h>
+#include <Python.h>
+#include <torch/library.h>
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "trimm/cpu.hpp"
+
+namespace {
+
+const char* op_name(trimm::Fill fill) {
+  return fill == trimm::Fill::Upper ? "trimm.triu_matmul" : "trimm.tril_matmul";
+}
+
+// The output's shape: broadcast batch dimensions, then n × n. Checks what torch.matmul checks,
+// plus the square matrices trimm computes.
+std::vector<int64_t> output_shape(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
+  const char* op = op_name(fill);
+  TORCH_CHECK(A.dim() >= 2 && B.dim() >= 2, op,
+              ": expected A and B with at least 2 dimensions, got A of shape ", A.sizes(),
+              " and B of shape ", B.sizes());
+  TORCH_CHECK(A.device() == B.device(), op, ": expected A and B on the same device, got ",
+              A.device(), " and ", B.device());
+  TORCH_CHECK(A.scalar_type() == B.scalar_type(), op, ": expected A and B of the same dtype, got ",
+              A.scalar_type(), " and ", B.scalar_type());
+  const int64_t n = A.size(-1);
+  TORCH_CHECK(A.size(-2) == n && B.size(-2) == n && B.size(-1) == n, op,
+              ": expected square n x n matrices of one n, got A of shape ", A.sizes(),
+              " and B of shape ", B.sizes());
+  std::vector<int64_t> shape = at::infer_size(A.sizes().slice(0, A.dim() - 2),
+                                              B.sizes().slice(0, B.dim() - 2));
+  shape.push_back(n);
+  shape.push_back(n);
+  return shape;
+}
+
+// x broadcast to (batch, n, n) with unit column stride: a view where the layout allows (a
+// broadcast batch gets stride 0), a copy otherwise. Never modifies x.
+at::Tensor as_batched_rows(const at::Tensor& x, const std::vector<int64_t>& shape) {
+  const int64_t n = shape.back();
+  int64_t batch = 1;
+  for (size_t d = 0; d + 2 < shape.size(); ++d) batch *= shape[d];
+  at::Tensor v = x.expand(shape).reshape({batch, n, n});
+  if (n > 1 && (v.stride(2) != 1 || v.stride(1) < n)) v = v.contiguous();
+  return v;
+}
+
+template <typename T>
+void run_cpu(trimm::Fill fill, const at::Tensor& A, const at::Tensor& B, at::Tensor& C) {
+  const int64_t batch = A.size(0), n = A.size(2);
+  const int64_t lda = n > 1 ? A.stride(1) : 1, ldb = n > 1 ? B.stride(1) : 1;
+  const T* a = A.data_ptr<T>();
+  const T* b = B.data_ptr<T>();
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  trimm::cpu::trtrmm_strided_batched(fill, n, a, lda, A.stride(0), b, ldb, B.stride(0),
+                                     C.data_ptr<T>(), n, n * n, batch, o);
+}
+
+at::Tensor product_cpu(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
+  const std::vector<int64_t> shape = output_shape(A, B, fill);
+  const at::ScalarType dtype = A.scalar_type();
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
+                  dtype == at::kBFloat16,
+              op_name(fill), ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  const int64_t n = shape.back();
+  at::Tensor out = at::empty(shape, A.options());
+  if (out.numel() == 0) return out;
+  // float16 and bfloat16: computed in float32, rounded once at the end.
+  const at::ScalarType work = dtype == at::kDouble ? at::kDouble : at::kFloat;
+  const at::Tensor a = as_batched_rows(A.to(work), shape), b = as_batched_rows(B.to(work), shape);
+  at::Tensor c = at::empty({a.size(0), n, n}, A.options().dtype(work));
+  if (work == at::kFloat) run_cpu<float>(fill, a, b, c);
+  else run_cpu<double>(fill, a, b, c);
+  out.copy_(c.view(shape));
+  return out;
+}
+
+at::Tensor triu_cpu(const at::Tensor& A, const at::Tensor& B) {
+  return product_cpu(A, B, trimm::Fill::Upper);
+}
+at::Tensor tril_cpu(const at::Tensor& A, const at::Tensor& B) {
+  return product_cpu(A, B, trimm::Fill::Lower);
+}
+
+// The gradients: dA = M(grad)·Bᵀ and dB = Aᵀ·M(grad) per batch entry, at the output's batch
+// shape (the Python side sums them down to A's and B's shapes).
+std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                const at::Tensor& B, trimm::Fill fill) {
+  const std::vector<int64_t> shape = output_shape(A, B, fill);
+  TORCH_CHECK(grad.sizes() == at::IntArrayRef(shape), op_name(fill),
+              " backward: expected grad of shape ", at::IntArrayRef(shape), ", got ",
+              grad.sizes());
+  const int64_t n = shape.back();
+  at::Tensor dA = at::empty(shape, A.options()), dB = at::empty(shape, B.options());
+  if (dA.numel() == 0) return {dA, dB};
+  const at::ScalarType work = A.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  const at::Tensor g = as_batched_rows(grad.to(work), shape);
+  const at::Tensor a = as_batched_rows(A.to(work), shape), b = as_batched_rows(B.to(work), shape);
+  at::Tensor da = at::empty({a.size(0), n, n}, A.options().dtype(work)), db = at::empty_like(da);
+  auto ld = [n](const at::Tensor& t) { return n > 1 ? t.stride(1) : int64_t(1); };
+  for (int64_t i = 0; i < a.size(0); ++i) {
+    if (work == at::kFloat)
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<float>(), ld(g), a[i].data_ptr<float>(),
+                                  ld(a), b[i].data_ptr<float>(), ld(b), da[i].data_ptr<float>(),
+                                  n, db[i].data_ptr<float>(), n);
+    else
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<double>(), ld(g),
+                                  a[i].data_ptr<double>(), ld(a), b[i].data_ptr<double>(), ld(b),
+                                  da[i].data_ptr<double>(), n, db[i].data_ptr<double>(), n);
+  }
+  dA.copy_(da.view(shape));
+  dB.copy_(db.view(shape));
+  return {dA, dB};
+}
+
+std::tuple<at::Tensor, at::Tensor> triu_backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                     const at::Tensor& B) {
+  return backward_cpu(grad, A, B, trimm::Fill::Upper);
+}
+std::tuple<at::Tensor, at::Tensor> tril_backward_cpu(const at::Tensor& grad, const at::Tensor& A,
+                                                     const at::Tensor& B) {
+  return backward_cpu(grad, A, B, trimm::Fill::Lower);
+}
+
+[[noreturn]] void refuse_cuda(trimm::Fill fill) {
+  TORCH_CHECK_NOT_IMPLEMENTED(false, op_name(fill),
+                              ": CUDA tensors are not supported yet (the GPU backend does not "
+                              "have structure detection, which any-input semantics need)");
+}
+at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Upper); }
+at::Tensor tril_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Lower); }
+
+std::tuple<at::Tensor, at::Tensor> triu_backward_cuda(const at::Tensor&, const at::Tensor&,
+                                                      const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Upper);
+}
+std::tuple<at::Tensor, at::Tensor> tril_backward_cuda(const at::Tensor&, const at::Tensor&,
+                                                      const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Lower);
+}
+
+}  // namespace
+
+TORCH_LIBRARY(trimm, m) {
+  m.def("triu_matmul(Tensor A, Tensor B) -> Tensor");
+  m.def("tril_matmul(Tensor A, Tensor B) -> Tensor");
+  m.def("triu_matmul_backward(Tensor grad, Tensor A, Tensor B) -> (Tensor, Tensor)");
+  m.def("tril_matmul_backward(Tensor grad, Tensor A, Tensor B) -> (Tensor, Tensor)");
+}
+
+TORCH_LIBRARY_IMPL(trimm, CPU, m) {
+  m.impl("triu_matmul", &triu_cpu);
+  m.impl("tril_matmul", &tril_cpu);
+  m.impl("triu_matmul_backward", &triu_backward_cpu);
+  m.impl("tril_matmul_backward", &tril_backward_cpu);
+}
+
+TORCH_LIBRARY_IMPL(trimm, CUDA, m) {
+  m.impl("triu_matmul", &triu_cuda);
+  m.impl("tril_matmul", &tril_cuda);
+  m.impl("triu_matmul_backward", &triu_backward_cuda);
+  m.impl("tril_matmul_backward", &tril_backward_cuda);
+}
+
+// `import trimm._C` loads this library, whose static initializers register the operators above;
+// the module itself is empty.
+extern "C" PyObject* PyInit__C() {
+  static PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", nullptr, -1, nullptr};
+  return PyModule_Create(&module);
+}

@@ -1,0 +1,243 @@
+// Structure::Detect on the CPU backend: C must equal triu(A·B) (or tril) of A and B exactly as
+// they are, against the dense fp64 product: noise in the other triangle, dense inputs, and NaN
+// and Inf wherever they are (C has NaN/Inf exactly where the dense product does).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "cpu/structure.hpp"
+#include "trimm/cpu.hpp"
+
+namespace trimm {
+namespace {
+
+using test::in_triangle;
+
+enum class Kind { Triangular, Noisy, Dense, NonFinite, TriangularNonFinite };
+
+const char* name(Kind k) {
+  switch (k) {
+    case Kind::Triangular: return "triangular";
+    case Kind::Noisy: return "noisy";
+    case Kind::Dense: return "dense";
+    case Kind::NonFinite: return "nonfinite";
+    case Kind::TriangularNonFinite: return "triangular_nonfinite";
+  }
+  return "?";
+}
+
+// An n×n operand in n·ld elements (padding NaN): the `fill` triangle from gen(); the other
+// triangle exactly zero (Triangular), 1e-2-scale noise (Noisy, as KernelBench stress suites add),
+// or gen() too (Dense, NonFinite). NonFinite then plants Inf, -Inf and NaN anywhere;
+// TriangularNonFinite keeps the zeros and plants them inside the triangle, where the dense
+// product multiplies them by those zeros (0·Inf = NaN) and a structured product would not.
+template <typename Gen>
+std::vector<float> make(Kind kind, Fill fill, int64_t n, int64_t ld, Gen&& gen,
+                        std::mt19937_64& rng) {
+  std::vector<float> x(static_cast<size_t>(n * ld), test::kNaN<float>);
+  std::uniform_real_distribution<double> noise(-1e-2, 1e-2);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float v = static_cast<float>(gen());
+      if (!in_triangle(fill, i, j)) {
+        if (kind == Kind::Triangular || kind == Kind::TriangularNonFinite) v = 0.f;
+        if (kind == Kind::Noisy) v = static_cast<float>(noise(rng));
+      }
+      x[i * ld + j] = v;
+    }
+  if ((kind == Kind::NonFinite || kind == Kind::TriangularNonFinite) && n > 0) {
+    const float inf = std::numeric_limits<float>::infinity();
+    std::uniform_int_distribution<int64_t> pos(0, n - 1);
+    const float planted[] = {inf, -inf, test::kNaN<float>, inf};
+    for (const float v : planted) {
+      int64_t i = pos(rng), j = pos(rng);
+      if (kind == Kind::TriangularNonFinite && !in_triangle(fill, i, j)) std::swap(i, j);
+      x[i * ld + j] = v;
+    }
+  }
+  return x;
+}
+
+// C against the dense reference: exactly zero outside the triangle; NaN where the reference is
+// NaN, the same infinity where it is infinite, and allclose (or exact) elsewhere.
+::testing::AssertionResult matches_dense(Fill fill, int64_t n, const float* C, int64_t ldc,
+                                         const std::vector<double>& ref, bool exact) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const float c = C[i * ldc + j];
+      const float r = static_cast<float>(ref[size_t(i * n + j)]);
+      bool ok;
+      if (!in_triangle(fill, i, j)) ok = c == 0.f;
+      else if (std::isnan(r)) ok = std::isnan(c);
+      else if (std::isinf(r)) ok = c == r;
+      else if (exact) ok = c == r;
+      else ok = allclose_violation(c, ref[size_t(i * n + j)], 1e-4, 1e-4) <= 1.0;
+      if (!ok)
+        return ::testing::AssertionFailure()
+               << "C[" << i << "][" << j << "] = " << c << ", dense reference " << r;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+using Param = std::tuple<Kind, Fill, int64_t>;
+class CpuDetect : public ::testing::TestWithParam<Param>, public test::Seeded {};
+
+TEST_P(CpuDetect, EqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kind, fill, n] = GetParam();
+  const int64_t lda = n + 3, ldb = n + 1, ldc = n + 2;
+  // Integers keep every sum exact; NonFinite uses them too, so NaN/Inf placement is all there is.
+  const bool exact = kind != Kind::Noisy;
+  auto gen = exact ? std::function<double()>(test::integers(rng_))
+                   : std::function<double()>(test::uniform(rng_));
+  const auto A = make(kind, fill, n, lda, gen, rng_);
+  const auto B = make(kind, fill, n, ldb, gen, rng_);
+  const auto A0 = A, B0 = B;
+  std::vector<float> C(static_cast<size_t>(n * ldc));
+  test::poison(C);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm(fill, n, A.data(), lda, B.data(), ldb, C.data(), ldc, o);
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
+  EXPECT_TRUE(matches_dense(fill, n, C.data(), ldc, ref, exact));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      ASSERT_TRUE(std::isnan(C[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A0, A)) << "A modified";
+  EXPECT_TRUE(test::same_bits(B0, B)) << "B modified";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, CpuDetect,
+    ::testing::Combine(::testing::Values(Kind::Triangular, Kind::Noisy, Kind::Dense,
+                                         Kind::NonFinite, Kind::TriangularNonFinite),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values<int64_t>(1, 2, 3, 17, 127, 129, 300)),
+    [](const auto& info) {
+      return std::string(name(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
+    });
+
+// fp64: the same paths on dtrmm/dgemm, against the dense fp64 reference (integers: exact).
+TEST_P(CpuDetect, Fp64EqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kind, fill, n] = GetParam();
+  const int64_t ld = n + 3;
+  const auto Af = make(kind, fill, n, ld, test::integers(rng_), rng_);
+  const auto Bf = make(kind, fill, n, ld, test::integers(rng_), rng_);
+  const std::vector<double> A(Af.begin(), Af.end()), B(Bf.begin(), Bf.end());
+  std::vector<double> C(static_cast<size_t>(n * ld));
+  test::poison(C);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm(fill, n, A.data(), ld, B.data(), ld, C.data(), ld, o);
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+  // Integer inputs sum exactly in any order; the noise (not integers) within 1e-12 relative.
+  const double tol = kind == Kind::Noisy ? 1e-12 : 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const double c = C[size_t(i * ld + j)], r = ref[size_t(i * n + j)];
+      ASSERT_TRUE(std::isnan(r) ? std::isnan(c)
+                                : c == r || std::abs(c - r) <= tol * (1.0 + std::abs(r)))
+          << "C[" << i << "][" << j << "] = " << c << ", dense reference " << r;
+    }
+}
+
+// Detect changes nothing for inputs that honour the contract of Structure::Triangular, but the
+// two modes differ as soon as the other triangle holds anything.
+TEST(CpuDetectModes, TriangularModeIgnoresWhatDetectCounts) {
+  std::mt19937_64 rng(test::seed());
+  const int64_t n = 200;
+  const auto A = make(Kind::Noisy, Fill::Upper, n, n, test::integers(rng), rng);
+  const auto B = make(Kind::Noisy, Fill::Upper, n, n, test::integers(rng), rng);
+  std::vector<float> tri(static_cast<size_t>(n * n)), det(tri.size());
+  cpu::trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, tri.data(), n);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, det.data(), n, o);
+  std::vector<double> band(tri.size()), dense(tri.size());
+  cpu::reference_trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, band.data(), n);
+  cpu::reference_dense(Fill::Upper, n, A.data(), n, B.data(), n, dense.data(), n);
+  EXPECT_TRUE(test::equals_exactly(Fill::Upper, n, tri.data(), n, band.data(), n));
+  EXPECT_TRUE(matches_dense(Fill::Upper, n, det.data(), n, dense, false));
+  EXPECT_FALSE(test::same_bits(tri, det)) << "the noise should have changed C";
+}
+
+TEST(CpuDetectModes, BatchMixesStructuredAndGeneralMatrices) {
+  std::mt19937_64 rng(test::seed());
+  const int64_t n = 150, stride = n * n, batch = 3;
+  std::vector<float> A, B;
+  const Kind kinds[batch] = {Kind::Triangular, Kind::Dense, Kind::NonFinite};
+  for (const Kind k : kinds) {
+    const auto a = make(k, Fill::Lower, n, n, test::integers(rng), rng);
+    const auto b = make(k, Fill::Lower, n, n, test::integers(rng), rng);
+    A.insert(A.end(), a.begin(), a.end());
+    B.insert(B.end(), b.begin(), b.end());
+  }
+  std::vector<float> C(static_cast<size_t>(batch * stride));
+  test::poison(C);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm_strided_batched(Fill::Lower, n, A.data(), n, stride, B.data(), n, stride, C.data(),
+                              n, stride, batch, o);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> ref(static_cast<size_t>(stride));
+    cpu::reference_dense(Fill::Lower, n, A.data() + b * stride, n, B.data() + b * stride, n,
+                         ref.data(), n);
+    EXPECT_TRUE(matches_dense(Fill::Lower, n, C.data() + b * stride, n, ref, true))
+        << name(kinds[b]);
+  }
+}
+
+TEST(CpuDetectModes, BadStructureIsNamedAndNothingIsWritten) {
+  const int64_t n = 8;
+  std::vector<float> A(n * n, 1.f), B(n * n, 1.f), C(n * n);
+  test::poison(C);
+  const auto C0 = C;
+  Options o;
+  o.structure = static_cast<Structure>(7);
+  try {
+    cpu::trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, C.data(), n, o);
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("structure = 7"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(test::same_bits(C0, C));
+}
+
+// What the scan reports, on a matrix small enough to read.
+TEST(CpuFindStructure, ReportsRowAndColumnExtentsAndNonFinite) {
+  // A (3×3, ld 4):  [0 2 0 | x]     B:  [1 0 0 | x]
+  //                 [0 0 0 | x]         [0 0 5 | x]
+  //                 [7 0 1 | x]         [0 0 0 | x]
+  const float x = test::kNaN<float>;  // padding: never scanned
+  const std::vector<float> A = {0, 2, 0, x, 0, 0, 0, x, 7, 0, 1, x};
+  const std::vector<float> B = {1, 0, 0, x, 0, 0, 5, x, 0, 0, 0, x};
+  const cpu::Found f = cpu::find_structure(3, A.data(), 4, B.data(), 4);
+  EXPECT_TRUE(f.finite);
+  EXPECT_EQ(f.a_lo, (std::vector<int64_t>{1, 3, 0}));
+  EXPECT_EQ(f.a_hi, (std::vector<int64_t>{2, 0, 3}));
+  EXPECT_EQ(f.b_lo, (std::vector<int64_t>{0, 3, 1}));
+  EXPECT_EQ(f.b_hi, (std::vector<int64_t>{1, 0, 2}));
+  EXPECT_FALSE(f.triangular(Fill::Upper));  // A(2, 0) = 7
+  EXPECT_FALSE(f.triangular(Fill::Lower));  // A(0, 1) = 2
+  std::vector<float> A2 = A;
+  A2[4 + 1] = std::numeric_limits<float>::infinity();
+  EXPECT_FALSE(cpu::find_structure(3, A2.data(), 4, B.data(), 4).finite);
+  const std::vector<float> U = {1, 2, 3, x, 0, 4, 5, x, 0, 0, 6, x};
+  EXPECT_TRUE(cpu::find_structure(3, U.data(), 4, U.data(), 4).triangular(Fill::Upper));
+}
+
+}  // namespace
+}  // namespace trimm
