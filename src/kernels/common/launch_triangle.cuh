@@ -67,7 +67,8 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
     launch(dim3(unsigned(units), nb), s, b0);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
-      fixup_split_tiles<kTile><<<dim3(unsigned(fixups), nb), dim3(32, 8), 0, stream>>>(
+      constexpr int kSubTiles = (kTile / 32) * (kTile / 32);
+      fixup_split_tiles<kTile><<<dim3(unsigned(fixups * kSubTiles), nb), dim3(32, 8), 0, stream>>>(
           p.C, p.ldc, p.stride_c, s, trans, b0);
       TRIMM_CUDA_CHECK(cudaGetLastError());
     }
