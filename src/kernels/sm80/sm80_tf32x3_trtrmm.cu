@@ -131,12 +131,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
-  if (u.kind == sched::UnitKind::Zero) {
-    const int64_t r0 = int64_t(kTrans ? u.bj : u.bi) * kTile;
-    const int64_t c0 = int64_t(kTrans ? u.bi : u.bj) * kTile;
-    zero_region<kVec>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
-    return;
-  }
+  // The mirror tile, in C's other triangle, is this block's to zero; the stores go out before
+  // the multiply and overlap it.
+  if (sched::TriangleSchedule::zeroes_mirror(u))
+    zero_mirror<kVec>(C, p.ldc, p.n, u.bi, u.bj, kTrans, kTile, tid, kThreads);
 
   const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
   const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
