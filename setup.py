@@ -47,6 +47,7 @@ setup(
         py_limited_api=False,
     )],
     cmdclass={"build_ext": BuildExtension},
+    options={"build": {"build_base": "build-python"}},  # build/ is CMake's
     python_requires=">=3.9",
     install_requires=["torch"],
 )

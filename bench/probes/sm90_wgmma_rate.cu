@@ -38,29 +38,6 @@ constexpr int kTrafficBytes = 32 * 1024;
 constexpr int kSmem = kBTileBytes + 2 * kATileBytes + kTrafficBytes + 1024 + 16;
 
 #if TRIMM_SM90_DEVICE
-__device__ __forceinline__ void wgmma_n128_rs(float (&d)[64], uint32_t const (&a)[4], uint64_t desc_b, int acc) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-        "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-        "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-        "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-        "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-        "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(acc));
-}
-
 __device__ __forceinline__ void wgmma_n128_ss(float (&d)[64], uint64_t desc_a, uint64_t desc_b, int acc) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
@@ -163,15 +140,16 @@ __device__ __forceinline__ void wgmma_n256_ss(float (&d)[128], uint64_t desc_a, 
 template <int N, bool kRS>
 __device__ __forceinline__ void issue(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t da,
                                       uint64_t db) {
-  if constexpr (N == 128 && kRS) wgmma_n128_rs(d, a, db, 1);
+  if constexpr (N == 128 && kRS) trimm::kernels::sm90::ptx::wgmma_m64n128k8_tf32_rs(d, a, db, 1);  // the kernel's own
   if constexpr (N == 128 && !kRS) wgmma_n128_ss(d, da, db, 1);
   if constexpr (N == 256 && kRS) wgmma_n256_rs(d, a, db, 1);
   if constexpr (N == 256 && !kRS) wgmma_n256_ss(d, da, db, 1);
 }
 #endif
 
-// kGroup wgmmas per commit/wait; kTrafficWarps of warpgroup 2 stream shared memory meanwhile.
-template <int N, bool kRS, int kGroup, int kTrafficWarps>
+// kGroup wgmmas per commit/wait; kTrafficWarps of warpgroup 2 stream shared memory meanwhile;
+// kConsumers (1 or 2) warpgroups issue wgmmas.
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers>
 __global__ void __launch_bounds__(kThreads, 1)
     probe(int iters, float* sink, long long* cycles, unsigned long long* traffic_bytes) {
 #if TRIMM_SM90_DEVICE
@@ -190,7 +168,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::fence_proxy_async();
   __syncthreads();
 
-  if (tid < 256) {
+  if (tid < 128 * kConsumers) {
     const int wg = tid / 128;
     float d[N / 2];
 #pragma unroll
@@ -217,7 +195,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
     __syncwarp();
     if (tid == 0) *done = 1;
-  } else if ((tid - 256) / 32 < kTrafficWarps) {
+  } else if (tid >= 256 && (tid - 256) / 32 < kTrafficWarps) {
     // Read a 16-byte chunk, add one, write it back elsewhere: the transform's pattern.
     const int t = tid - 256;
     unsigned long long bytes = 0;
@@ -238,10 +216,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int N, bool kRS, int kGroup, int kTrafficWarps>
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers = 2>
 void run(const char* name, int iters, int sms, float* sink, long long* cycles,
          unsigned long long* traffic) {
-  auto kernel = probe<N, kRS, kGroup, kTrafficWarps>;
+  auto kernel = probe<N, kRS, kGroup, kTrafficWarps, kConsumers>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   PROBE_CHECK(cudaMemset(traffic, 0, sizeof(unsigned long long)));
   kernel<<<sms, kThreads, kSmem>>>(iters / 10, sink, cycles, traffic);  // warm-up
@@ -256,18 +234,21 @@ void run(const char* name, int iters, int sms, float* sink, long long* cycles,
   PROBE_CHECK(cudaGetLastError());
   float ms = 0.f;
   PROBE_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-  std::vector<long long> c(2 * size_t(sms));
+  std::vector<long long> all(2 * size_t(sms)), c;
   unsigned long long bytes = 0;
-  PROBE_CHECK(cudaMemcpy(c.data(), cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  PROBE_CHECK(cudaMemcpy(all.data(), cycles, all.size() * sizeof(long long),
+                         cudaMemcpyDeviceToHost));
   PROBE_CHECK(cudaMemcpy(&bytes, traffic, sizeof(bytes), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < all.size(); ++i)
+    if (int(i % 2) < kConsumers) c.push_back(all[i]);
   std::sort(c.begin(), c.end());
   const double med = double(c[c.size() / 2]);
-  const double wgmmas_per_sm = 2.0 * iters * kGroup;  // both consumers
+  const double wgmmas_per_sm = double(kConsumers) * iters * kGroup;  // every consumer's
   const double flops = double(sms) * wgmmas_per_sm * 2.0 * 64 * N * 8;
-  std::printf("%-28s N=%3d group=%2d traffic_warps=%d  %7.1f cycles/wgmma/SM (dense peak %3d)"
-              "  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
-              name, N, kGroup, kTrafficWarps, med / wgmmas_per_sm, N / 2, flops / (ms * 1e9),
-              double(bytes) / sms / med);
+  std::printf("%-28s N=%3d group=%2d consumers=%d traffic_warps=%d  %7.1f cycles/wgmma/SM"
+              " (dense peak %3d)  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
+              name, N, kGroup, kConsumers, kTrafficWarps, med / wgmmas_per_sm, N / 2,
+              flops / (ms * 1e9), double(bytes) / sms / med);
   PROBE_CHECK(cudaEventDestroy(e0));
   PROBE_CHECK(cudaEventDestroy(e1));
 }
@@ -295,6 +276,8 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaMalloc(&cycles, size_t(sms) * 2 * sizeof(long long)));
   PROBE_CHECK(cudaMalloc(&traffic, sizeof(unsigned long long)));
   run<128, true, 12, 0>("RS (as sm90_tf32x3)", iters, sms, sink, cycles, traffic);
+  run<128, true, 12, 0, 1>("RS, one consumer", iters, sms, sink, cycles, traffic);
+  run<128, false, 12, 0, 1>("SS, one consumer", iters, sms, sink, cycles, traffic);
   run<128, true, 48, 0>("RS, deeper groups", iters, sms, sink, cycles, traffic);
   run<128, false, 12, 0>("SS", iters, sms, sink, cycles, traffic);
   run<256, true, 12, 0>("RS", iters, sms, sink, cycles, traffic);

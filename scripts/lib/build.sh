@@ -10,7 +10,7 @@
 
 TRIMM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TRIMM_BUILD_DIR=${TRIMM_BUILD_DIR:-$TRIMM_ROOT/build}
-TRIMM_DEB_PACKAGES=(cmake g++ make libopenblas-dev libgtest-dev)
+TRIMM_DEB_PACKAGES=(cmake g++ make libopenblas-dev libgtest-dev pkg-config)
 
 trimm_log() { echo "[trimm] $*" >&2; }
 trimm_die() {

@@ -286,6 +286,55 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   }
 }
 
+// Every kernel forced, with lda, ldb, ldc and the three batch strides all different (a mix-up of
+// any two shows) and 16-byte aligned (so the TMA kernel takes them), A shared or not.
+TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  const int64_t batch = 3, ld = (n + 3) / 4 * 4 + 4;
+  const int64_t lda = ld, ldb = ld + 4, ldc = ld + 8;
+  const int64_t sb = n * ldb + 8, sc = n * ldc + 12;
+  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "naive_fp32"}) {
+    Options o;
+    o.kernel = kernel;
+    try {
+      selected_kernel(n, o);
+    } catch (const InvalidArgument& e) {
+      std::printf("[ SKIPPED  ] %s: %s\n", kernel, e.what());  // an sm_90a kernel elsewhere
+      continue;
+    }
+    for (const bool share_a : {false, true}) {
+      const int64_t sa = share_a ? 0 : n * lda + 4;
+      std::vector<float> A, B, C(static_cast<size_t>(batch * sc));
+      test::poison(C);
+      for (int64_t b = 0; b < batch; ++b) {
+        auto a = test::make_triangular<float>(fill, n, lda, test::integers(rng_));
+        auto bb = test::make_triangular<float>(fill, n, ldb, test::integers(rng_));
+        a.resize(static_cast<size_t>(n * lda + 4), test::kNaN<float>);
+        bb.resize(static_cast<size_t>(sb), test::kNaN<float>);
+        if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
+        B.insert(B.end(), bb.begin(), bb.end());
+      }
+      DeviceBuffer<float> dA(A), dB(B), dC(C);
+      trtrmm_strided_batched(fill, n, dA.get(), lda, sa, dB.get(), ldb, sb, dC.get(), ldc, sc,
+                             batch, nullptr, o);
+      TEST_CUDA(cudaGetLastError());
+      const auto out = dC.download();
+      for (int64_t b = 0; b < batch; ++b) {
+        std::vector<double> ref(static_cast<size_t>(n * n));
+        cpu::reference_trtrmm(fill, n, A.data() + b * sa, lda, B.data() + b * sb, ldb, ref.data(),
+                              n);
+        EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * sc, ldc, ref.data(), n))
+            << kernel << ", batch " << b << (share_a ? ", A shared" : "");
+        for (int64_t e = 0; e < sc; ++e)
+          if (e / ldc >= n || e % ldc >= n)
+            ASSERT_TRUE(std::isnan(out[b * sc + e]))
+                << kernel << ": batch " << b << " element " << e << " outside C written";
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmmBatched,
                          ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
                                             ::testing::Values(1, 33, 300, 1000)),
