@@ -131,10 +131,6 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
-  // The mirror tile, in C's other triangle, is this block's to zero; the stores go out before
-  // the multiply and overlap it.
-  if (sched::TriangleSchedule::zeroes_mirror(u))
-    zero_mirror<kVec>(C, p.ldc, p.n, u.bi, u.bj, kTrans, kTile, tid, kThreads);
 
   const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
   const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
@@ -152,6 +148,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
   la.load(n, m0, k_begin);
   lb.load(n, j0, k_begin);
+  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
+  // first stage's loads are in flight.
+  if (sched::TriangleSchedule::zeroes_mirror(u))
+    zero_mirror<kVec>(C, p.ldc, p.n, u.bi, u.bj, kTrans, kTile, tid, kThreads);
   la.commit(smem.a[0], m0, k_begin);
   lb.commit(smem.b[0], j0, k_begin);
   __syncthreads();
