@@ -11,7 +11,9 @@
 // work per SM, tiles with d >= split_d are computed as two k-chunks by two blocks: chunk 0 writes
 // its partial sum into the tile, chunk 1 writes its partial, transposed, into the mirror tile
 // (bj, bi) in C's strictly lower triangle, which must end up zero anyway. A fix-up pass then adds
-// the mirror into the tile and zeroes the mirror: deterministic, and no workspace.
+// the mirror into the tile and zeroes the mirror: deterministic, and no workspace. The mirror of
+// a whole (unsplit) off-diagonal tile is zeroed by that tile's own block (zeroes_mirror), while
+// its multiply runs: C's other triangle costs no blocks of its own.
 #pragma once
 
 #include <cstdint>
@@ -24,13 +26,12 @@ enum class UnitKind : int {
   Whole,   // a whole tile on or above the diagonal
   Chunk0,  // first half of a split tile's band; writes the tile
   Chunk1,  // second half; writes the mirror tile, transposed
-  Zero,    // a strictly lower tile that nothing else writes: fill with zeros
 };
 
 struct WorkUnit {
   UnitKind kind;
-  int bi, bj;              // tile row and column (for Zero, bi > bj)
-  int64_t k_begin, k_end;  // the k range in elements (empty for Zero)
+  int bi, bj;              // tile row and column, bi <= bj
+  int64_t k_begin, k_end;  // the k range in elements
 };
 
 struct TriangleSchedule {
@@ -55,11 +56,14 @@ struct TriangleSchedule {
     return b + k_step * ((steps + 1) / 2);
   }
 
-  // Units 0 .. num_compute_units()-1 compute; the rest, up to num_units(), are Zero tiles.
-  TRIMM_HD int64_t num_compute_units() const { return units_above(0); }
-  // Strictly lower tiles whose mirror is not split (the fix-up zeroes the others).
-  TRIMM_HD int64_t num_zero_units() const { return diag_sum(1, unsplit_end() - 1); }
-  TRIMM_HD int64_t num_units() const { return num_compute_units() + num_zero_units(); }
+  TRIMM_HD int64_t num_units() const { return units_above(0); }
+
+  // Whether the block of unit u also zeroes the mirror tile (bj, bi): true for whole tiles off
+  // the diagonal. (A diagonal tile's own store zeroes its lower half; a split tile's mirror is
+  // the fix-up pass's.)
+  TRIMM_HD static bool zeroes_mirror(const WorkUnit& u) {
+    return u.kind == UnitKind::Whole && u.bi != u.bj;
+  }
 
   // Unit `idx` in longest-first order. Work is measured in tiles of k: a whole tile on diagonal d
   // weighs d+1; the chunks of a split one ceil((d+1)/2) and floor((d+1)/2). Level w lists, in
@@ -67,8 +71,7 @@ struct TriangleSchedule {
   // 2w. Within a diagonal, tiles go top to bottom. Every block decodes its own unit, so this is
   // a binary search over levels on closed-form counts (O(log tiles)), not a walk.
   TRIMM_HD WorkUnit unit(int64_t idx) const {
-    const int64_t compute = num_compute_units();
-    if (idx < compute) {
+    if (idx < num_units()) {
       int lo = 0, hi = tiles;  // units_above(lo) > idx >= units_above(hi)
       while (hi - lo > 1) {
         const int mid = lo + (hi - lo) / 2;
@@ -83,20 +86,8 @@ struct TriangleSchedule {
         if (idx < diag_count(d)) return compute_unit(level_kind(g), int(idx), int(idx) + d);
         idx -= diag_count(d);
       }
-    } else {
-      idx -= compute;
-      int lo = 0, hi = unsplit_end() - 1;  // diag_sum(1, lo) <= idx < diag_sum(1, hi)
-      if (hi >= 1 && idx < diag_sum(1, hi)) {
-        while (hi - lo > 1) {
-          const int mid = lo + (hi - lo) / 2;
-          if (diag_sum(1, mid) > idx) hi = mid;
-          else lo = mid;
-        }
-        idx -= diag_sum(1, hi - 1);
-        return {UnitKind::Zero, int(idx) + hi, int(idx), 0, 0};
-      }
     }
-    return {UnitKind::Zero, -1, -1, 0, 0};  // past the end: callers never ask
+    return {UnitKind::Whole, -1, -1, 0, 0};  // past the end: callers never ask
   }
 
   // The split tiles, which the fix-up pass visits: f in [0, num_fixup_tiles()).

@@ -344,7 +344,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmmBatched,
                          });
 
 // Inf in the referenced triangle must not leak into C's zero triangle: the diagonal tiles' masks,
-// Zero units and the fix-up pass write exact zeros there (a computed 0·Inf would be NaN).
+// the whole tiles' mirror zeroing and the fix-up pass write exact zeros there (a computed 0·Inf
+// would be NaN).
 TEST_P(GpuTrtrmm, InfInputsLeaveTheZeroTriangleZero) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kernel, fill, n] = GetParam();

@@ -22,7 +22,7 @@ struct Case {
 
 class TriangleScheduleTest : public ::testing::TestWithParam<Case> {};
 
-TEST_P(TriangleScheduleTest, CoversEveryTileExactlyOnce) {
+TEST_P(TriangleScheduleTest, CoversEveryTileExactlyOnceAndZeroesEveryLowerTileOnce) {
   const Case c = GetParam();
   const TriangleSchedule s = make_schedule(c.n, c.tile, c.k_step, c.slots);
   ASSERT_EQ(s.tiles, (c.n + c.tile - 1) / c.tile);
@@ -38,27 +38,21 @@ TEST_P(TriangleScheduleTest, CoversEveryTileExactlyOnce) {
     ASSERT_LT(u.bi, s.tiles);
     ASSERT_GE(u.bj, 0);
     ASSERT_LT(u.bj, s.tiles);
-    if (idx < s.num_compute_units()) {
-      ASSERT_NE(u.kind, UnitKind::Zero) << "unit " << idx;
-      ASSERT_LE(u.bi, u.bj) << "compute unit below the diagonal";
-      ASSERT_LT(u.k_begin, u.k_end) << "empty band at unit " << idx;
-      EXPECT_EQ((u.k_begin - s.band_begin(u.bi)) % c.k_step, 0) << "chunk off the step grid";
-      ranges[{u.bi, u.bj}].push_back({u.k_begin, u.k_end});
-      const int d = u.bj - u.bi;
-      EXPECT_EQ(u.kind == UnitKind::Whole, !s.is_split(d));
-      if (u.kind != UnitKind::Whole) chunk_kinds[{u.bi, u.bj}] |= u.kind == UnitKind::Chunk0 ? 1 : 2;
-      // Longest-first by nominal weight in tiles of k: whole d+1, chunk 0 ceil((d+1)/2),
-      // chunk 1 floor((d+1)/2). (A ragged last tile makes a band shorter, not its weight.)
-      const int w = u.kind == UnitKind::Whole    ? d + 1
-                    : u.kind == UnitKind::Chunk0 ? (d + 2) / 2
-                                                 : (d + 1) / 2;
-      EXPECT_LE(w, prev_work) << "unit " << idx << " is heavier than the one before it";
-      prev_work = w;
-    } else {
-      ASSERT_EQ(u.kind, UnitKind::Zero) << "unit " << idx;
-      ASSERT_GT(u.bi, u.bj) << "zero unit on or above the diagonal";
-      ++zeroed[{u.bi, u.bj}];
-    }
+    ASSERT_LE(u.bi, u.bj) << "unit below the diagonal";
+    ASSERT_LT(u.k_begin, u.k_end) << "empty band at unit " << idx;
+    EXPECT_EQ((u.k_begin - s.band_begin(u.bi)) % c.k_step, 0) << "chunk off the step grid";
+    ranges[{u.bi, u.bj}].push_back({u.k_begin, u.k_end});
+    const int d = u.bj - u.bi;
+    EXPECT_EQ(u.kind == UnitKind::Whole, !s.is_split(d));
+    if (u.kind != UnitKind::Whole) chunk_kinds[{u.bi, u.bj}] |= u.kind == UnitKind::Chunk0 ? 1 : 2;
+    if (TriangleSchedule::zeroes_mirror(u)) ++zeroed[{u.bj, u.bi}];
+    // Longest-first by nominal weight in tiles of k: whole d+1, chunk 0 ceil((d+1)/2),
+    // chunk 1 floor((d+1)/2). (A ragged last tile makes a band shorter, not its weight.)
+    const int w = u.kind == UnitKind::Whole    ? d + 1
+                  : u.kind == UnitKind::Chunk0 ? (d + 2) / 2
+                                               : (d + 1) / 2;
+    EXPECT_LE(w, prev_work) << "unit " << idx << " is heavier than the one before it";
+    prev_work = w;
   }
   int64_t fixups = 0;
   for (int64_t f = 0; f < s.num_fixup_tiles(); ++f) {
@@ -120,11 +114,7 @@ WorkUnit unit_by_walk(const TriangleSchedule& s, int64_t idx) {
       }
       idx -= s.diag_count(d);
     }
-  for (int e = 1; e < s.tiles && e < s.split_d; ++e) {
-    if (idx < s.diag_count(e)) return {UnitKind::Zero, int(idx) + e, int(idx), 0, 0};
-    idx -= s.diag_count(e);
-  }
-  return {UnitKind::Zero, -1, -1, 0, 0};
+  return {UnitKind::Whole, -1, -1, 0, 0};
 }
 
 TEST(TriangleSchedule, ClosedFormDecodeMatchesTheWalkEverywhere) {

@@ -1,6 +1,6 @@
 // What every kernel family does with C besides storing its tiles: the addressing of C' (the
-// upper product, which is C or Cᵀ), the Zero units of C's other triangle, and the fix-up pass
-// that folds split tiles' mirror partials back and zeroes the mirrors.
+// upper product, which is C or Cᵀ), zeroing C's other triangle a mirror tile at a time, and the
+// fix-up pass that folds split tiles' mirror partials back and zeroes the mirrors.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,15 @@ __device__ void zero_region(float* C, int64_t ldc, int64_t n, int64_t row0, int6
         if (c + e < n) q[e] = 0.f;
     }
   }
+}
+
+// Zeroes the mirror of tile (bi, bj) of C' (TriangleSchedule::zeroes_mirror): rows bj, columns
+// bi of C', which is C for the Upper product and Cᵀ (trans) for the Lower one.
+template <bool kVec>
+__device__ void zero_mirror(float* C, int64_t ldc, int64_t n, int bi, int bj, bool trans,
+                            int tile, int tid, int threads) {
+  const int64_t r0 = int64_t(trans ? bi : bj) * tile, c0 = int64_t(trans ? bj : bi) * tile;
+  zero_region<kVec>(C, ldc, n, r0, c0, tile, tile, tid, threads);
 }
 
 // The fix-up pass for split tiles: C'(tile) += transpose(mirror), then the mirror becomes zero.

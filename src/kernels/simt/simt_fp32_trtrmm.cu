@@ -69,12 +69,6 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
-  if (u.kind == sched::UnitKind::Zero) {
-    const int64_t r0 = int64_t(kTrans ? u.bj : u.bi) * kTile;
-    const int64_t c0 = int64_t(kTrans ? u.bi : u.bj) * kTile;
-    zero_region<kVec>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
-    return;
-  }
 
   // A'(m, k), B'(k, j): see kTrans.
   const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
@@ -106,6 +100,10 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   const int m0 = int(row0), j0 = int(col0);
   la.load(n, m0, k_begin);
   lb.load(n, j0, k_begin);
+  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
+  // first stage's loads are in flight.
+  if (sched::TriangleSchedule::zeroes_mirror(u))
+    zero_mirror<kVec>(C, p.ldc, p.n, u.bi, u.bj, kTrans, kTile, tid, kThreads);
   la.commit(smem.pipe.a[0], m0, k_begin);
   lb.commit(smem.pipe.b[0], j0, k_begin);
   __syncthreads();

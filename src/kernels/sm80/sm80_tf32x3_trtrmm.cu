@@ -131,12 +131,6 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
-  if (u.kind == sched::UnitKind::Zero) {
-    const int64_t r0 = int64_t(kTrans ? u.bj : u.bi) * kTile;
-    const int64_t c0 = int64_t(kTrans ? u.bi : u.bj) * kTile;
-    zero_region<kVec>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
-    return;
-  }
 
   const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
   const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
@@ -154,6 +148,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
   la.load(n, m0, k_begin);
   lb.load(n, j0, k_begin);
+  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
+  // first stage's loads are in flight.
+  if (sched::TriangleSchedule::zeroes_mirror(u))
+    zero_mirror<kVec>(C, p.ldc, p.n, u.bi, u.bj, kTrans, kTile, tid, kThreads);
   la.commit(smem.a[0], m0, k_begin);
   lb.commit(smem.b[0], j0, k_begin);
   __syncthreads();

@@ -285,12 +285,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   float* C = p.C + b * p.stride_c;
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
-  if (u.kind == sched::UnitKind::Zero) {
-    const int64_t r0 = int64_t(kLower ? u.bj : u.bi) * kTile;
-    const int64_t c0 = int64_t(kLower ? u.bi : u.bj) * kTile;
-    zero_region<true>(C, p.ldc, p.n, r0, c0, kTile, kTile, tid, kThreads);
-    return;
-  }
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -315,6 +309,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       transform<kLower>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+      // The mirror tile, in C's other triangle, is this block's to zero: the transform warps
+      // are done once the last stage is ready, while the consumers still multiply.
+      if (sched::TriangleSchedule::zeroes_mirror(u))
+        zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile,
+                          tid - 32 * (kProducerWarp + 1), kTransformThreads);
     }
     return;
   }
