@@ -3,8 +3,8 @@
 // They run Structure::Detect: the dense product's semantics on any input (noise in the other
 // triangle, NaN and Inf), fast where the inputs are triangular.
 //
-// CPU tensors go through trimm's CPU backend: float32 directly, float16 and bfloat16 computed in
-// float32 and rounded once, float64 through the plain fp64 kernel. CUDA tensors are refused with
+// CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
+// computed in float32 and rounded once. CUDA tensors are refused with
 // a named error until the GPU backend has Structure::Detect (trimm's structured GPU kernels alone
 // would be wrong on inputs that are not triangular).
 #include <ATen/ATen.h>
@@ -62,16 +62,10 @@ void run_cpu(trimm::Fill fill, const at::Tensor& A, const at::Tensor& B, at::Ten
   const int64_t lda = n > 1 ? A.stride(1) : 1, ldb = n > 1 ? B.stride(1) : 1;
   const T* a = A.data_ptr<T>();
   const T* b = B.data_ptr<T>();
-  if constexpr (std::is_same_v<T, float>) {
-    trimm::Options o;
-    o.structure = trimm::Structure::Detect;
-    trimm::cpu::trtrmm_strided_batched(fill, n, a, lda, A.stride(0), b, ldb, B.stride(0),
-                                       C.data_ptr<float>(), n, n * n, batch, o);
-  } else {
-    for (int64_t i = 0; i < batch; ++i)
-      trimm::cpu::reference_dense(fill, n, a + i * A.stride(0), lda, b + i * B.stride(0), ldb,
-                                  C.data_ptr<double>() + i * n * n, n);
-  }
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  trimm::cpu::trtrmm_strided_batched(fill, n, a, lda, A.stride(0), b, ldb, B.stride(0),
+                                     C.data_ptr<T>(), n, n * n, batch, o);
 }
 
 at::Tensor product_cpu(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
