@@ -9,10 +9,10 @@ namespace {
 constexpr int kAnyCc = 1000;
 
 const KernelEntry kTable[] = {
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
-     "3xTF32 on wgmma m64n128k8, TMA ring + transform + 2 consumer warpgroups, 128x128 tiles"},
     {"sm90_tf32", Precision::Tf32, 90, 90, 0, true, true, kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
+     "3xTF32 on wgmma m64n128k8, TMA ring + transform + 2 consumer warpgroups, 128x128 tiles"},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, false, kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, false, kernels::launch_simt_fp32,
@@ -23,9 +23,11 @@ const KernelEntry kTable[] = {
 
 bool runs_on(const KernelEntry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
 // A forced kernel implements Auto whatever its arithmetic; dispatch's own choice for Auto is
-// fp32-accurate, never Tf32.
+// fp32-accurate, never Tf32, and for Tf32 falls back to an fp32-accurate kernel (slower, never
+// less exact) where no Tf32 kernel runs.
 bool implements(const KernelEntry& e, Precision p, bool forced) {
   if (p == Precision::Auto) return forced || e.precision != Precision::Tf32;
+  if (p == Precision::Tf32 && !forced) return e.precision == p || e.precision == Precision::Fp32;
   return e.precision == p;
 }
 

@@ -11,6 +11,7 @@
 
 #include "bench.hpp"
 #include "cuda/dispatch.hpp"
+#include "cuda/dispatch.hpp"
 #include "trimm/trimm.hpp"
 
 namespace trimm::cli {
@@ -138,8 +139,13 @@ int bench(int argc, char** argv) {
   cfg.warmup = warmup >= 0 ? warmup : (gpu ? 3 : 1);
   if (gpu && cfg.runs < 20) std::fprintf(stderr, "trimm: note: fewer than 20 runs per median\n");
   // The CPU backend has one arithmetic: fp32 BLAS.
-  // A forced kernel implements one precision: `all` means that one.
-  if (precision == "all" && !cfg.kernel.empty()) cfg.precisions = {Precision::Auto};
+  // A forced kernel implements one precision: `all` means that one (its rows are labelled and
+  // judged by it, tf32 by TF32's own error).
+  if (precision == "all" && !cfg.kernel.empty()) {
+    cfg.precisions = {Precision::Auto};
+    for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
+      if (cfg.kernel == e->name) cfg.precisions = {e->precision};
+  }
   else if (precision == "all")
     cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
                          : std::vector<Precision>{Precision::Ieee};

@@ -401,7 +401,7 @@ void check_launch_registers() {
     return a.numRegs;
   }();
   if (regs != kLaunchRegs)
-    throw CudaError("trimm: sm90_tf32x3 was built with " + std::to_string(regs) +
+    throw CudaError("trimm: the sm90 TF32 kernels were built with " + std::to_string(regs) +
                     " registers per thread, expected " + std::to_string(kLaunchRegs) +
                     " (its setmaxnreg budget depends on it)");
 }
