@@ -20,7 +20,9 @@ enum class Fill { Upper, Lower };
 // Ieee: plain fp32 fused multiply-add on the CUDA cores (and the CPU's own fp32 BLAS).
 // Fp32: fp32 accuracy on the tensor cores, by error-compensated TF32 (3xTF32: three TF32
 // products per multiply-add). The CPU backend runs its fp32 BLAS for every precision.
-enum class Precision { Auto, Ieee, Fp32 };
+// Tf32: one TF32 product per multiply-add on the tensor cores (opt-in, never Auto): about 10
+// bits of precision per product, as cuBLAS's TF32 mode; fails fp32's allclose(1e-4).
+enum class Precision { Auto, Ieee, Fp32, Tf32 };
 
 // What the inputs are trusted to be.
 // Triangular: BLAS semantics (see Fill): the other strict triangle of A and B is never read.

@@ -11,6 +11,7 @@ const char* to_string(Precision precision) {
     case Precision::Auto: return "auto";
     case Precision::Ieee: return "ieee";
     case Precision::Fp32: return "fp32";
+    case Precision::Tf32: return "tf32";
   }
   return "?";
 }
@@ -33,7 +34,9 @@ Precision parse_precision(const std::string& text, const char* what) {
   if (text == "auto") return Precision::Auto;
   if (text == "ieee") return Precision::Ieee;
   if (text == "fp32") return Precision::Fp32;
-  throw InvalidArgument(std::string(what) + " = '" + text + "', expected 'auto', 'ieee' or 'fp32'");
+  if (text == "tf32") return Precision::Tf32;
+  throw InvalidArgument(std::string(what) + " = '" + text +
+                        "', expected 'auto', 'ieee', 'fp32' or 'tf32'");
 }
 
 }  // namespace trimm

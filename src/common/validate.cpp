@@ -88,11 +88,12 @@ void validate_precision(const char* api, Precision precision) {
   switch (precision) {
     case Precision::Auto:
     case Precision::Ieee:
-    case Precision::Fp32: return;
+    case Precision::Fp32:
+    case Precision::Tf32: return;
   }
   throw InvalidArgument(std::string(api) + ": precision = " +
                         std::to_string(static_cast<int>(precision)) +
-                        ", expected Precision::Auto, Ieee or Fp32");
+                        ", expected Precision::Auto, Ieee, Fp32 or Tf32");
 }
 
 void validate_structure(const char* api, Structure structure) {

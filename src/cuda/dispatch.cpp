@@ -9,6 +9,8 @@ namespace {
 constexpr int kAnyCc = 1000;
 
 const KernelEntry kTable[] = {
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, true, true, kernels::launch_sm90_tf32,
+     "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + transform + 2 consumer warpgroups, 128x128 tiles"},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, false, kernels::launch_sm80_tf32x3,
@@ -20,8 +22,13 @@ const KernelEntry kTable[] = {
 };
 
 bool runs_on(const KernelEntry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
-bool implements(const KernelEntry& e, Precision p) {
-  return p == Precision::Auto || e.precision == p;
+// A forced kernel implements Auto whatever its arithmetic; dispatch's own choice for Auto is
+// fp32-accurate, never Tf32, and for Tf32 falls back to an fp32-accurate kernel (slower, never
+// less exact) where no Tf32 kernel runs.
+bool implements(const KernelEntry& e, Precision p, bool forced) {
+  if (p == Precision::Auto) return forced || e.precision != Precision::Tf32;
+  if (p == Precision::Tf32 && !forced) return e.precision == p || e.precision == Precision::Fp32;
+  return e.precision == p;
 }
 
 std::string names() {
@@ -43,7 +50,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
       if (forced != e.name) continue;
       if (!runs_on(e, cc))
         throw InvalidArgument("kernel = '" + forced + "' does not run on " + arch);
-      if (!implements(e, precision))
+      if (!implements(e, precision, true))
         throw InvalidArgument("kernel = '" + forced + "' implements precision " +
                               to_string(e.precision) + ", not the requested " +
                               to_string(precision));
@@ -57,7 +64,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
     throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names());
   }
   for (const KernelEntry& e : kTable)
-    if (e.automatic && runs_on(e, cc) && implements(e, precision) && n >= e.min_n &&
+    if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
         (tma_ok || !e.needs_tma))
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +

@@ -40,6 +40,17 @@ TEST(Dispatch, OperandsTmaCannotAddressSkipTheWgmmaKernel) {
   }
 }
 
+TEST(Dispatch, Tf32IsOptInAndHopperOnly) {
+  EXPECT_STREQ(select(90, Precision::Tf32, 4096, "").name, "sm90_tf32");
+  // Where it cannot run, an fp32-accurate kernel does (never less exact).
+  EXPECT_STREQ(select(80, Precision::Tf32, 4096, "").name, "sm80_tf32x3");
+  EXPECT_STREQ(select(90, Precision::Tf32, 4096, "", false).name, "sm80_tf32x3");
+  for (int cc : {80, 90})  // Auto is fp32-accurate: never the one-product kernel
+    EXPECT_STRNE(select(cc, Precision::Auto, 4096, "").name, "sm90_tf32") << "sm_" << cc;
+  EXPECT_STREQ(select(90, Precision::Auto, 4096, "sm90_tf32").name, "sm90_tf32");  // forced
+  EXPECT_THROW(select(90, Precision::Fp32, 4096, "sm90_tf32"), InvalidArgument);
+}
+
 TEST(Dispatch, TheWgmmaKernelRunsOnHopperOnly) {
   EXPECT_STREQ(select(90, Precision::Fp32, 4096, "sm90_tf32x3").name, "sm90_tf32x3");
   EXPECT_THROW(select(80, Precision::Fp32, 4096, "sm90_tf32x3"), InvalidArgument);

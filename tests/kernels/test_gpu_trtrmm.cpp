@@ -55,6 +55,12 @@ bool needs_tma(const std::string& kernel) {
   return false;  // "" (dispatch's choice)
 }
 
+Precision precision_of(const std::string& kernel) {
+  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
+    if (kernel == e->name) return e->precision;
+  return Precision::Auto;  // "" (dispatch's choice: fp32-accurate)
+}
+
 void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
                std::mt19937_64& rng) {
   std::function<double()> gen = test::normal(rng);
@@ -94,12 +100,34 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   const auto ref = reference(fill, s, dA.get() + s.offset, dB.get() + s.offset, A, B);
 
   const float* c = C.data() + s.offset;
-  if (inputs == Inputs::Integers)
+  if (inputs == Inputs::Integers) {
     EXPECT_TRUE(test::equals_exactly(fill, s.n, c, s.ldc, ref.data(), s.n));
-  else if (inputs == Inputs::Uniform01)
+  } else if (precision_of(kernel) == Precision::Tf32) {
+    // One TF32 product per term (both factors rounded to nearest: relative error <= 2^-10), fp32
+    // sums: |c - r| <= 1.1·(2^-10 + 2n·2^-23)·(|A|·|B|)(i, j), a bound that holds for every input
+    // (no flakes from cancellation) and that a dropped or doubled k8 step still exceeds.
+    auto absolute = [](std::vector<float> x) {
+      for (float& v : x) v = std::isnan(v) ? v : std::fabs(v);
+      return x;
+    };
+    const auto Aabs = absolute(A), Babs = absolute(B);
+    DeviceBuffer<float> dAabs(Aabs), dBabs(Babs);
+    const auto M = reference(fill, s, dAabs.get() + s.offset, dBabs.get() + s.offset, Aabs, Babs);
+    const double f = 1.1 * (std::ldexp(1.0, -10) + 2.0 * double(s.n) * std::ldexp(1.0, -23));
+    for (int64_t i = 0; i < s.n; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        if (!test::in_triangle(fill, i, j)) continue;
+        const double err = std::fabs(double(c[i * s.ldc + j]) - ref[size_t(i * s.n + j)]);
+        ASSERT_TRUE(err <= f * M[size_t(i * s.n + j)])
+            << "C[" << i << "][" << j << "] = " << c[i * s.ldc + j] << ", reference "
+            << ref[size_t(i * s.n + j)] << ", TF32 bound " << f * M[size_t(i * s.n + j)];
+      }
+    EXPECT_TRUE(test::zero_outside(fill, s.n, c, s.ldc));
+  } else if (inputs == Inputs::Uniform01) {
     EXPECT_TRUE(test::is_close(fill, s.n, c, s.ldc, ref.data(), s.n));
-  else  // signed sums cancel: elementwise bars are relative to the sum's size, normwise to 1e-6
+  } else {  // signed sums cancel: elementwise bars are relative to the sum's size, normwise 1e-6
     EXPECT_TRUE(test::is_close(fill, s.n, c, s.ldc, ref.data(), s.n, {1e-6, 1e-3, 1e-4}));
+  }
   // Nothing outside the n×n view is written.
   for (int64_t e = 0; e < s.offset; ++e) ASSERT_TRUE(std::isnan(C[e])) << "C[-" << s.offset - e << "] written";
   for (int64_t i = 0; i < s.n; ++i)
@@ -167,7 +195,8 @@ const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 10
 
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm,
-    ::testing::Combine(::testing::Values("simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "naive_fp32"),
+    ::testing::Combine(::testing::Values("simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32",
+                                         "naive_fp32"),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
@@ -260,7 +289,7 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   std::vector<float> C(static_cast<size_t>(batch * stride));
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
-  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "naive_fp32"}) {
+  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
     Options probe;
     probe.kernel = kernel;
     try {
@@ -294,7 +323,7 @@ TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
   const int64_t batch = 3, ld = (n + 3) / 4 * 4 + 4;
   const int64_t lda = ld, ldb = ld + 4, ldc = ld + 8;
   const int64_t sb = n * ldb + 8, sc = n * ldc + 12;
-  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "naive_fp32"}) {
+  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
     Options o;
     o.kernel = kernel;
     try {

@@ -242,6 +242,17 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
       BENCH_CUDA(cudaMemset(C.p, 0, nn * sizeof(float)));
       diag_batched_sgemm(H.handle, n, best_nb, A.p, B.p, C.p);
       finish(best, C.p);
+      // The same composition in cuBLAS's TF32 mode: the yardstick for precision tf32 (fast,
+      // fails fp32's allclose).
+      if (std::find(cfg.precisions.begin(), cfg.precisions.end(), Precision::Tf32) !=
+          cfg.precisions.end()) {
+        Row tf{"cuda", best.method + " (TF32)", "tf32", n};
+        BENCH_CUBLAS(cublasSetMathMode(H.handle, CUBLAS_TF32_TENSOR_OP_MATH));
+        BENCH_CUDA(cudaMemset(C.p, 0, nn * sizeof(float)));
+        tf.ms = H.time([&] { diag_batched_sgemm(H.handle, n, best_nb, A.p, B.p, C.p); });
+        finish(tf, C.p);
+        BENCH_CUBLAS(cublasSetMathMode(H.handle, CUBLAS_DEFAULT_MATH));
+      }
     }
   }
 

@@ -117,7 +117,9 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
 }
 
 // --- transform: triangle masks and X_small ----------------------------------------------------
-template <bool kLower>
+// kSplit: 3xTF32 (writes X_small); otherwise plain TF32, which rounds X in place to nearest (the
+// tensor cores would truncate it: a bias of half an ulp on every product).
+template <bool kLower, bool kSplit>
 __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
                           int tid) {
   for (int it = 0; it < steps; ++it) {
@@ -140,8 +142,14 @@ __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, 
         v.w = a_zero<kLower>(m, k + 3) ? 0.f : v.w;
         reinterpret_cast<float4*>(st.x)[c] = v;
       }
-      reinterpret_cast<uint4*>(st.x_small)[c] = make_uint4(
-          ptx::tf32_small(v.x), ptx::tf32_small(v.y), ptx::tf32_small(v.z), ptx::tf32_small(v.w));
+      if constexpr (kSplit)
+        reinterpret_cast<uint4*>(st.x_small)[c] =
+            make_uint4(ptx::tf32_small(v.x), ptx::tf32_small(v.y), ptx::tf32_small(v.z),
+                       ptx::tf32_small(v.w));
+      else
+        reinterpret_cast<uint4*>(st.x)[c] =
+            make_uint4(ptx::tf32_round(v.x), ptx::tf32_round(v.y), ptx::tf32_round(v.z),
+                       ptx::tf32_round(v.w));
     }
     if (mask_y) {
       for (int c = tid; c < kStep * kTile / 4; c += kTransformThreads) {
@@ -179,7 +187,7 @@ struct ConsumerLane {
 // and added with FADD. All small products go first, while `part` is still small: the tensor
 // cores truncate each addition to the accumulator, so the fewer additions to a large `part`,
 // the smaller the error.
-template <int kGroup>
+template <int kGroup, bool kSplit>
 __device__ __forceinline__ void consume(SharedStorage& sm, int it, const ConsumerLane& L,
                                         float (&acc)[64], float (&part)[64]) {
   constexpr int kK8 = kGroup * kStep / 8;  // k8 steps in the group
@@ -200,8 +208,10 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
         uint32_t* sl = small[sb * kStep / 8 + k8];
         b[2 * h] = ptx::tf32_round(v.x);
         b[2 * h + 1] = ptx::tf32_round(v.y);
-        sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
-        sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
+        if constexpr (kSplit) {
+          sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
+          sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
+        }
       }
   }
   auto x_desc = [&](bool small_plane, int j) {
@@ -211,12 +221,16 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
   ptx::wgmma_fence();
+  if constexpr (kSplit) {
 #pragma unroll
-  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, small[j], x_desc(false, j), j > 0);
+    for (int j = 0; j < kK8; ++j)
+      ptx::wgmma_m64n128k8_tf32_rs(part, small[j], x_desc(false, j), j > 0);
 #pragma unroll
-  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(true, j), 1);
+    for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(true, j), 1);
+  }
 #pragma unroll
-  for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), 1);
+  for (int j = 0; j < kK8; ++j)
+    ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
   ptx::wgmma_wait_all();
 #pragma unroll
@@ -224,7 +238,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       ptx::pin(big[j][e]);
-      ptx::pin(small[j][e]);
+      if constexpr (kSplit) ptx::pin(small[j][e]);
     }
   if (threadIdx.x % 32 == 0)
 #pragma unroll
@@ -269,7 +283,8 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 
 #endif  // TRIMM_SM90_DEVICE
 
-template <bool kLower>
+// kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
+template <bool kLower, bool kSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
@@ -308,7 +323,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
-      transform<kLower>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+      transform<kLower, kSplit>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
       // The mirror tile, in C's other triangle, is this block's to zero: the transform warps
       // are done once the last stage is ready, while the consumers still multiply.
       if (sched::TriangleSchedule::zeroes_mirror(u))
@@ -325,8 +340,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
   int it = 0;
   for (; it + kGroupStages <= steps; it += kGroupStages)
-    consume<kGroupStages>(sm, it, L, acc, part);
-  for (; it < steps; ++it) consume<1>(sm, it, L, acc, part);
+    consume<kGroupStages, kSplit>(sm, it, L, acc, part);
+  for (; it < steps; ++it) consume<1, kSplit>(sm, it, L, acc, part);
 
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
@@ -385,14 +400,14 @@ void check_launch_registers() {
     return a.numRegs;
   }();
   if (regs != kLaunchRegs)
-    throw CudaError("trimm: sm90_tf32x3 was built with " + std::to_string(regs) +
+    throw CudaError("trimm: the sm90 TF32 kernels were built with " + std::to_string(regs) +
                     " registers per thread, expected " + std::to_string(kLaunchRegs) +
                     " (its setmaxnreg budget depends on it)");
 }
 
-template <bool kLower>
+template <bool kLower, bool kSplit>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower>;
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
@@ -423,9 +438,16 @@ bool tma_compatible(const Problem& p) {
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
   if (p.fill == Fill::Lower)
-    sm90::launch<true>(p, dev, stream);
+    sm90::launch<true, true>(p, dev, stream);
   else
-    sm90::launch<false>(p, dev, stream);
+    sm90::launch<false, true>(p, dev, stream);
+}
+
+void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  if (p.fill == Fill::Lower)
+    sm90::launch<true, false>(p, dev, stream);
+  else
+    sm90::launch<false, false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
