@@ -16,10 +16,14 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "kernelbench", "level1_14_trimm.py")
 INCLUDE_ROOTS = [os.path.join(ROOT, "include"), os.path.join(ROOT, "src")]
-# The GPU library: everything `trimm::trtrmm` needs, nothing of the CPU backend (no OpenBLAS).
-UNITS = ["src/common/types.cpp", "src/common/validate.cpp", "src/cuda/dispatch.cpp",
-         "src/cuda/api.cpp", "src/kernels/naive_trtrmm.cu", "src/kernels/simt/simt_fp32_trtrmm.cu",
-         "src/kernels/sm80/sm80_tf32x3_trtrmm.cu", "src/kernels/sm90/sm90_tf32x3_trtrmm.cu"]
+# The GPU library: the sources of src/CMakeLists.txt's add_library(trimm ...), less the CPU
+# backend (no OpenBLAS in a KernelBench environment).
+def library_units():
+    cmake = open(os.path.join(ROOT, "src", "CMakeLists.txt")).read()
+    body = re.search(r"add_library\(trimm\s+([^)]*)\)", cmake).group(1)
+    return ["src/" + f for f in body.split() if not f.startswith("cpu/")]
+
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -59,9 +63,9 @@ current). ModelNew runs trimm's own kernels (on sm_90: sm90_tf32x3, 3xTF32 on wg
 built here with torch.utils.cpp_extension.load_inline: works when this file is exec'd from a
 string.
 
-Semantics: trimm's structured kernels, i.e. A and B are taken as upper triangular (their strictly
-lower parts are never read). That is exact for this problem's inputs; inputs with noise below the
-diagonal need trimm's structure detection on the GPU, which is not built yet (issue #4).
+Semantics: exactly torch.triu(torch.matmul(A, B)) on any input (trimm's Structure::Detect: a
+pass over A and B decides, on the device, between the structured kernel and the general one;
+noise below the diagonal, NaN and Inf give what torch gives).
 """
 import torch
 import torch.nn as nn
@@ -84,11 +88,22 @@ torch::Tensor triu_matmul(torch::Tensor A, torch::Tensor B) {{
   A = A.contiguous();
   B = B.contiguous();
   const int64_t n = A.size(0);
-  torch::Tensor C = torch::empty_like(A);
-  trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), n, B.data_ptr<float>(), n,
-                C.data_ptr<float>(), n,
-                reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()));
-  return C;
+  // Rows of n floats must be 16-byte aligned for the TMA kernels: pad the leading dimension.
+  const int64_t ld = (n + 3) / 4 * 4;
+  if (ld != n) {{
+    A = torch::nn::functional::pad(A, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
+    B = torch::nn::functional::pad(B, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
+  }}
+  torch::Tensor C = torch::empty({{n, ld}}, A.options());
+  torch::Tensor work = torch::empty({{1}}, A.options().dtype(torch::kInt32));
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  o.workspace = work.data_ptr();
+  o.workspace_bytes = 4;
+  trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), ld, B.data_ptr<float>(), ld,
+                C.data_ptr<float>(), ld,
+                reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()), o);
+  return ld == n ? C : C.narrow(1, 0, n);
 }}
 """
 
@@ -137,7 +152,7 @@ def get_init_inputs():
 
 def render():
     seen = set()
-    cuda = "\n".join(amalgamate([os.path.join(ROOT, u) for u in UNITS], seen)) + "\n"
+    cuda = "\n".join(amalgamate([os.path.join(ROOT, u) for u in library_units()], seen)) + "\n"
     # The binding sees only the public API: types.hpp and cuda.hpp, inlined the same way.
     api = "\n".join(line for line in amalgamate([os.path.join(ROOT, "include/trimm/cuda.hpp")],
                                                 set()) if not line.startswith("#line"))

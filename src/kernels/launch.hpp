@@ -20,7 +20,12 @@ struct Problem {
   float* C;
   int64_t ldc, stride_c;
   int64_t batch;
+  // Structure::Detect: the device word the detection pass sets (non-zero: not triangular, or not
+  // finite). A launch with a gate runs only if (*gate != 0) == dense; without, always.
+  const uint32_t* gate = nullptr;
+  bool dense = false;  // the general-input path: every k, no triangle masks
 };
+
 
 // Devices a process may use; per-device caches are arrays of this size.
 constexpr int kMaxDevices = 64;
@@ -31,6 +36,11 @@ struct DeviceInfo {
   int cc;   // compute capability, 10·major + minor
   int sms;  // multiprocessors
 };
+
+// The detection pass: ORs into *flag bit 0 if A is nonzero outside its `fill` triangle, bit 1
+// likewise for B, bit 2 if anything in A or B is not finite. *flag must be zero before.
+void launch_detect_structure(const Problem& p, const DeviceInfo& dev, uint32_t* flag,
+                             Stream stream);
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);

@@ -17,6 +17,12 @@ struct OutView {
   int64_t ldc, n;
 };
 
+// Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
+// first, before it writes anything.
+__device__ __forceinline__ bool gated_off(const uint32_t* gate, bool dense) {
+  return gate != nullptr && ((*gate != 0u) != dense);
+}
+
 // Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros.
 template <bool kVec>
 __device__ void zero_region(float* C, int64_t ldc, int64_t n, int64_t row0, int64_t col0,
@@ -42,7 +48,9 @@ __device__ void zero_region(float* C, int64_t ldc, int64_t n, int64_t row0, int6
 template <int TILE>
 __global__ void __launch_bounds__(256) fixup_split_tiles(float* C, int64_t ldc, int64_t stride_c,
                                                          sched::TriangleSchedule s, bool transposed,
-                                                         int64_t batch_offset) {
+                                                         int64_t batch_offset,
+                                                         const uint32_t* gate) {
+  if (gated_off(gate, false)) return;  // split tiles exist only on the structured path
   __shared__ float t[32][33];
   int bi, bj;
   s.fixup_tile(blockIdx.x, &bi, &bj);

@@ -115,7 +115,8 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
 }
 
 // --- transform: triangle masks and X_small ----------------------------------------------------
-template <bool kLower>
+// kDense: the general-input path (Structure::Detect): no structural zeros to enforce.
+template <bool kLower, bool kDense>
 __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
                           int tid) {
   for (int it = 0; it < steps; ++it) {
@@ -125,8 +126,8 @@ __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, 
     const int k0 = k_begin + it * kStep;
     // Only the stages that cross a diagonal have structural zeros to enforce (the inputs' other
     // triangle is never trusted: it may hold anything, NaN included).
-    const bool mask_x = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
-    const bool mask_y = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    const bool mask_x = !kDense && (kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1);
+    const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
     for (int c = tid; c < kTile * kStep / 4; c += kTransformThreads) {  // 16-byte chunks
       float4 v = reinterpret_cast<const float4*>(st.x)[c];
       if (mask_x) {
@@ -198,8 +199,8 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
         uint32_t* sl = small[sb * kStep / 8 + k8];
         b[2 * h] = ptx::tf32_round(v.x);
         b[2 * h + 1] = ptx::tf32_round(v.y);
-        sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
-        sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
+        sl[2 * h] = ptx::tf32_rest(v.x, b[2 * h]);
+        sl[2 * h + 1] = ptx::tf32_rest(v.y, b[2 * h + 1]);
       }
   }
   auto x_desc = [&](bool small_plane, int j) {
@@ -267,7 +268,7 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 
 #endif  // TRIMM_SM90_DEVICE
 
-template <bool kLower>
+template <bool kLower, bool kDense>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
@@ -281,6 +282,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
+  if (gated_off(p.gate, kDense)) return;  // Structure::Detect chose the other launch
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
   if (u.kind == sched::UnitKind::Zero) {
@@ -312,7 +314,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
-      transform<kLower>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+      transform<kLower, kDense>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
     }
     return;
   }
@@ -388,9 +390,9 @@ void check_launch_registers() {
                     " (its setmaxnreg budget depends on it)");
 }
 
-template <bool kLower>
+template <bool kLower, bool kDense>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower>;
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kDense>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
@@ -421,9 +423,9 @@ bool tma_compatible(const Problem& p) {
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
   if (p.fill == Fill::Lower)
-    sm90::launch<true>(p, dev, stream);
+    p.dense ? sm90::launch<true, true>(p, dev, stream) : sm90::launch<true, false>(p, dev, stream);
   else
-    sm90::launch<false>(p, dev, stream);
+    p.dense ? sm90::launch<false, true>(p, dev, stream) : sm90::launch<false, false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
