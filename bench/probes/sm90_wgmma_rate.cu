@@ -147,8 +147,9 @@ __device__ __forceinline__ void issue(float (&d)[N / 2], const uint32_t (&a)[4],
 }
 #endif
 
-// kGroup wgmmas per commit/wait; kTrafficWarps of warpgroup 2 stream shared memory meanwhile.
-template <int N, bool kRS, int kGroup, int kTrafficWarps>
+// kGroup wgmmas per commit/wait; kTrafficWarps of warpgroup 2 stream shared memory meanwhile;
+// kConsumers (1 or 2) warpgroups issue wgmmas.
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers>
 __global__ void __launch_bounds__(kThreads, 1)
     probe(int iters, float* sink, long long* cycles, unsigned long long* traffic_bytes) {
 #if TRIMM_SM90_DEVICE
@@ -167,7 +168,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::fence_proxy_async();
   __syncthreads();
 
-  if (tid < 256) {
+  if (tid < 128 * kConsumers) {
     const int wg = tid / 128;
     float d[N / 2];
 #pragma unroll
@@ -194,7 +195,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
     __syncwarp();
     if (tid == 0) *done = 1;
-  } else if ((tid - 256) / 32 < kTrafficWarps) {
+  } else if (tid >= 256 && (tid - 256) / 32 < kTrafficWarps) {
     // Read a 16-byte chunk, add one, write it back elsewhere: the transform's pattern.
     const int t = tid - 256;
     unsigned long long bytes = 0;
@@ -215,10 +216,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int N, bool kRS, int kGroup, int kTrafficWarps>
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers = 2>
 void run(const char* name, int iters, int sms, float* sink, long long* cycles,
          unsigned long long* traffic) {
-  auto kernel = probe<N, kRS, kGroup, kTrafficWarps>;
+  auto kernel = probe<N, kRS, kGroup, kTrafficWarps, kConsumers>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   PROBE_CHECK(cudaMemset(traffic, 0, sizeof(unsigned long long)));
   kernel<<<sms, kThreads, kSmem>>>(iters / 10, sink, cycles, traffic);  // warm-up
@@ -233,18 +234,21 @@ void run(const char* name, int iters, int sms, float* sink, long long* cycles,
   PROBE_CHECK(cudaGetLastError());
   float ms = 0.f;
   PROBE_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-  std::vector<long long> c(2 * size_t(sms));
+  std::vector<long long> all(2 * size_t(sms)), c;
   unsigned long long bytes = 0;
-  PROBE_CHECK(cudaMemcpy(c.data(), cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  PROBE_CHECK(cudaMemcpy(all.data(), cycles, all.size() * sizeof(long long),
+                         cudaMemcpyDeviceToHost));
   PROBE_CHECK(cudaMemcpy(&bytes, traffic, sizeof(bytes), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < all.size(); ++i)
+    if (int(i % 2) < kConsumers) c.push_back(all[i]);
   std::sort(c.begin(), c.end());
   const double med = double(c[c.size() / 2]);
-  const double wgmmas_per_sm = 2.0 * iters * kGroup;  // both consumers
+  const double wgmmas_per_sm = double(kConsumers) * iters * kGroup;  // every consumer's
   const double flops = double(sms) * wgmmas_per_sm * 2.0 * 64 * N * 8;
-  std::printf("%-28s N=%3d group=%2d traffic_warps=%d  %7.1f cycles/wgmma/SM (dense peak %3d)"
-              "  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
-              name, N, kGroup, kTrafficWarps, med / wgmmas_per_sm, N / 2, flops / (ms * 1e9),
-              double(bytes) / sms / med);
+  std::printf("%-28s N=%3d group=%2d consumers=%d traffic_warps=%d  %7.1f cycles/wgmma/SM"
+              " (dense peak %3d)  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
+              name, N, kGroup, kConsumers, kTrafficWarps, med / wgmmas_per_sm, N / 2,
+              flops / (ms * 1e9), double(bytes) / sms / med);
   PROBE_CHECK(cudaEventDestroy(e0));
   PROBE_CHECK(cudaEventDestroy(e1));
 }
@@ -272,6 +276,8 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaMalloc(&cycles, size_t(sms) * 2 * sizeof(long long)));
   PROBE_CHECK(cudaMalloc(&traffic, sizeof(unsigned long long)));
   run<128, true, 12, 0>("RS (as sm90_tf32x3)", iters, sms, sink, cycles, traffic);
+  run<128, true, 12, 0, 1>("RS, one consumer", iters, sms, sink, cycles, traffic);
+  run<128, false, 12, 0, 1>("SS, one consumer", iters, sms, sink, cycles, traffic);
   run<128, true, 48, 0>("RS, deeper groups", iters, sms, sink, cycles, traffic);
   run<128, false, 12, 0>("SS", iters, sms, sink, cycles, traffic);
   run<256, true, 12, 0>("RS", iters, sms, sink, cycles, traffic);

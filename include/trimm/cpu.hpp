@@ -21,6 +21,14 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, const Options& options = {});
 
+// The same in fp64 (OpenBLAS's dtrmm and dgemm).
+void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
+            double* C, int64_t ldc, const Options& options = {});
+void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,
+                            const double* B, int64_t ldb, int64_t stride_b, double* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch,
+                            const Options& options = {});
+
 // The gradients of C = triu(A·B) (or tril) for the PyTorch operators' autograd, with the dense
 // product's semantics: dA = M(G)·Bᵀ and dB = Aᵀ·M(G), where M keeps G's `fill` triangle and
 // zeroes the rest (as torch.triu's backward does, NaN there included). n×n row-major, on host

@@ -3,12 +3,12 @@
 // They run Structure::Detect: the dense product's semantics on any input (noise in the other
 // triangle, NaN and Inf), fast where the inputs are triangular.
 //
-// CPU tensors go through trimm's CPU backend: float32 directly, float16 and bfloat16 computed in
-// float32 and rounded once, float64 through the plain fp64 kernel. CUDA tensors (when built with
-// CUDA) go through trimm::trtrmm_strided_batched with Structure::Detect on the current stream:
-// float32, and float16/bfloat16 through float32; rows are copied to 16-byte-aligned padded
-// buffers where they are not so already (the TMA kernels need it). float64 and the backward on
-// CUDA are not implemented yet.
+// CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
+// computed in float32 and rounded once. CUDA tensors (when built with CUDA) go through
+// trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32, and
+// float16/bfloat16 through float32; rows are copied to 16-byte-aligned padded buffers where they
+// are not so already (the TMA kernels need it). float64 and the backward on CUDA are not
+// implemented yet.
 #include <ATen/ATen.h>
 #include <Python.h>
 #include <torch/library.h>
@@ -69,16 +69,10 @@ void run_cpu(trimm::Fill fill, const at::Tensor& A, const at::Tensor& B, at::Ten
   const int64_t lda = n > 1 ? A.stride(1) : 1, ldb = n > 1 ? B.stride(1) : 1;
   const T* a = A.data_ptr<T>();
   const T* b = B.data_ptr<T>();
-  if constexpr (std::is_same_v<T, float>) {
-    trimm::Options o;
-    o.structure = trimm::Structure::Detect;
-    trimm::cpu::trtrmm_strided_batched(fill, n, a, lda, A.stride(0), b, ldb, B.stride(0),
-                                       C.data_ptr<float>(), n, n * n, batch, o);
-  } else {
-    for (int64_t i = 0; i < batch; ++i)
-      trimm::cpu::reference_dense(fill, n, a + i * A.stride(0), lda, b + i * B.stride(0), ldb,
-                                  C.data_ptr<double>() + i * n * n, n);
-  }
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  trimm::cpu::trtrmm_strided_batched(fill, n, a, lda, A.stride(0), b, ldb, B.stride(0),
+                                     C.data_ptr<T>(), n, n * n, batch, o);
 }
 
 at::Tensor product_cpu(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {

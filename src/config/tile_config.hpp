@@ -50,16 +50,17 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // warpgroup that loads (one TMA producer warp) and prepares (three transform warps) each stage of
 // a `stages`-deep ring of bk-wide k slices in shared memory.
 struct WgmmaTile {
-  int tile;       // square output tile
-  int bk;         // k per stage
-  int stages;     // depth of the shared-memory ring
-  int consumers;  // consumer warpgroups
-  int batch;      // stages per wgmma batch: the k between waits, and between FADD promotions
+  int tile;          // square output tile
+  int bk;            // k per stage
+  int stages;        // depth of the shared-memory ring
+  int consumers;     // consumer warpgroups
+  int group_stages;  // stages per wgmma group: the k between waits, and between FADD promotions
   constexpr int threads() const { return 128 * (consumers + 1); }
 };
 
 // 3xTF32 on wgmma m64n128k8: 128×128 tiles, 32 k per stage (one 128-byte swizzle row of fp32),
-// 4 stages of 48 KB (X, X_small, Y).
+// 4 stages of 48 KB (X, X_small, Y); one stage per wgmma group (two measured no faster, with
+// more error: bench/NOTES.md).
 inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2, 1};
 
 }  // namespace trimm::config

@@ -26,6 +26,28 @@ constexpr const char* kKernelName = "cpu_openblas_strips";
 // 256 by 5% and 512 by 20%.
 constexpr int64_t kStripRows = 128;
 
+// The BLAS calls, for either precision (row-major, no transposes).
+void trmm(CBLAS_SIDE side, CBLAS_UPLO uplo, int64_t m, int64_t n, const float* A, int64_t lda,
+          float* B, int64_t ldb) {
+  cblas_strmm(CblasRowMajor, side, uplo, CblasNoTrans, CblasNonUnit, blasint(m), blasint(n), 1.0f,
+              A, blasint(lda), B, blasint(ldb));
+}
+void trmm(CBLAS_SIDE side, CBLAS_UPLO uplo, int64_t m, int64_t n, const double* A, int64_t lda,
+          double* B, int64_t ldb) {
+  cblas_dtrmm(CblasRowMajor, side, uplo, CblasNoTrans, CblasNonUnit, blasint(m), blasint(n), 1.0,
+              A, blasint(lda), B, blasint(ldb));
+}
+void gemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t lda, const float* B,
+          int64_t ldb, float* C, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blasint(m), blasint(n), blasint(k), 1.0f,
+              A, blasint(lda), B, blasint(ldb), 0.0f, C, blasint(ldc));
+}
+void gemm(int64_t m, int64_t n, int64_t k, const double* A, int64_t lda, const double* B,
+          int64_t ldb, double* C, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blasint(m), blasint(n), blasint(k), 1.0,
+              A, blasint(lda), B, blasint(ldb), 0.0, C, blasint(ldc));
+}
+
 void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, int64_t ldc,
                         const Options& options) {
   detail::validate_precision(api, options.precision);
@@ -43,38 +65,33 @@ void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, in
                             ", expected <= " + std::to_string(max_int) + " (OpenBLAS's int)");
 }
 
-void upper(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-           int64_t ldc) {
+template <typename T>
+void upper(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc) {
   for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
     const int64_t i1 = std::min(n, i0 + kStripRows);
     for (int64_t i = i0; i < i1; ++i) {
-      float* c = C + i * ldc;  // (n)
-      std::fill(c, c + i, 0.0f);
+      T* c = C + i * ldc;  // (n)
+      std::fill(c, c + i, T(0));
       std::copy(A + i * lda + i, A + i * lda + n, c + i);
     }
-    cblas_strmm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit,
-                static_cast<blasint>(i1 - i0), static_cast<blasint>(n - i0), 1.0f,
-                B + i0 * ldb + i0, static_cast<blasint>(ldb), C + i0 * ldc + i0,
-                static_cast<blasint>(ldc));
-    // strmm wrote C[I, i0:i] as sums of 0·B[k][j]: zero in exact arithmetic, NaN where B holds Inf.
-    for (int64_t i = i0 + 1; i < i1; ++i) std::fill(C + i * ldc + i0, C + i * ldc + i, 0.0f);
+    trmm(CblasRight, CblasUpper, i1 - i0, n - i0, B + i0 * ldb + i0, ldb, C + i0 * ldc + i0, ldc);
+    // trmm wrote C[I, i0:i] as sums of 0·B[k][j]: zero in exact arithmetic, NaN where B holds Inf.
+    for (int64_t i = i0 + 1; i < i1; ++i) std::fill(C + i * ldc + i0, C + i * ldc + i, T(0));
   }
 }
 
-void lower(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-           int64_t ldc) {
+template <typename T>
+void lower(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc) {
   for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
     const int64_t i1 = std::min(n, i0 + kStripRows);
     for (int64_t i = i0; i < i1; ++i) {
-      float* c = C + i * ldc;  // (n)
+      T* c = C + i * ldc;  // (n)
       std::copy(A + i * lda, A + i * lda + i + 1, c);
-      std::fill(c + i + 1, c + n, 0.0f);
+      std::fill(c + i + 1, c + n, T(0));
     }
-    cblas_strmm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                static_cast<blasint>(i1 - i0), static_cast<blasint>(i1), 1.0f, B,
-                static_cast<blasint>(ldb), C + i0 * ldc, static_cast<blasint>(ldc));
+    trmm(CblasRight, CblasLower, i1 - i0, i1, B, ldb, C + i0 * ldc, ldc);
     // The mirror of upper(): C[I, i+1:i1] holds 0·B sums.
-    for (int64_t i = i0; i < i1; ++i) std::fill(C + i * ldc + i + 1, C + i * ldc + i1, 0.0f);
+    for (int64_t i = i0; i < i1; ++i) std::fill(C + i * ldc + i + 1, C + i * ldc + i1, T(0));
   }
 }
 
@@ -82,8 +99,9 @@ void lower(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, 
 // the k where its rows of A and columns of B can both be nonzero (every k if anything is
 // non-finite, since 0·Inf is NaN). About n³ multiply-adds for dense inputs: half the dense product.
 //   Upper, strip I = [i0, i1):  C[I, i0:n] = A[I, k] · B[k, i0:n], then C's lower part zeroed.
-void general(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
-             float* C, int64_t ldc, const Found& f) {
+template <typename T>
+void general(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+             int64_t ldc, const Found& f) {
   const bool up = fill == Fill::Upper;
   // For the strip's columns J (a suffix for Upper, a prefix for Lower): the rows of B any of them
   // reaches.
@@ -104,23 +122,21 @@ void general(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, 
       k_lo = std::max(a_lo, up ? j_lo[size_t(j0)] : j_lo[size_t(j1 - 1)]);
       k_hi = std::min(a_hi, up ? j_hi[size_t(j0)] : j_hi[size_t(j1 - 1)]);
     }
-    if (k_lo < k_hi) {
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(i1 - i0),
-                  static_cast<blasint>(j1 - j0), static_cast<blasint>(k_hi - k_lo), 1.0f,
-                  A + i0 * lda + k_lo, static_cast<blasint>(lda), B + k_lo * ldb + j0,
-                  static_cast<blasint>(ldb), 0.0f, C + i0 * ldc + j0, static_cast<blasint>(ldc));
-    }
+    if (k_lo < k_hi)
+      gemm(i1 - i0, j1 - j0, k_hi - k_lo, A + i0 * lda + k_lo, lda, B + k_lo * ldb + j0, ldb,
+           C + i0 * ldc + j0, ldc);
     for (int64_t i = i0; i < i1; ++i) {
-      float* c = C + i * ldc;  // (n)
-      if (k_lo >= k_hi) std::fill(c + j0, c + j1, 0.0f);
+      T* c = C + i * ldc;  // (n)
+      if (k_lo >= k_hi) std::fill(c + j0, c + j1, T(0));
       // triu/tril: the other triangle is zero whatever the product holds there.
-      if (up) std::fill(c, c + i, 0.0f);
-      else std::fill(c + i + 1, c + n, 0.0f);
+      if (up) std::fill(c, c + i, T(0));
+      else std::fill(c + i + 1, c + n, T(0));
     }
   }
 }
 
-void run(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+template <typename T>
+void run(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
          int64_t ldc, Structure structure) {
   if (structure == Structure::Detect) {
     const Found f = find_structure(n, A, lda, B, ldb);
@@ -132,27 +148,49 @@ void run(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int6
     lower(n, A, lda, B, ldb, C, ldc);
 }
 
-}  // namespace
-
-void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
-            float* C, int64_t ldc, const Options& options) {
+template <typename T>
+void single(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+            int64_t ldc, const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm";
-  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(float)});
+  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(T)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   if (n == 0) return;
   run(fill, n, A, lda, B, ldb, C, ldc, options.structure);
 }
 
-void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
-                            const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
-                            int64_t stride_c, int64_t batch, const Options& options) {
+template <typename T>
+void batched(Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a, const T* B,
+             int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c, int64_t batch,
+             const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm_strided_batched";
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
-                    sizeof(float)});
+                    sizeof(T)});
   check_backend_args(api, n, lda, ldb, ldc, options);
   for (int64_t b = 0; b < batch && n > 0; ++b)
     run(fill, n, A + b * stride_a, lda, B + b * stride_b, ldb, C + b * stride_c, ldc,
         options.structure);
+}
+
+}  // namespace
+
+void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
+            float* C, int64_t ldc, const Options& options) {
+  single(fill, n, A, lda, B, ldb, C, ldc, options);
+}
+void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
+            double* C, int64_t ldc, const Options& options) {
+  single(fill, n, A, lda, B, ldb, C, ldc, options);
+}
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
+                            const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
+                            int64_t stride_c, int64_t batch, const Options& options) {
+  batched(fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch, options);
+}
+void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,
+                            const double* B, int64_t ldb, int64_t stride_b, double* C, int64_t ldc,
+                            int64_t stride_c, int64_t batch, const Options& options) {
+  batched(fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch, options);
 }
 
 }  // namespace trimm::cpu

@@ -20,7 +20,10 @@ bool Found::triangular(Fill fill) const {
   return true;
 }
 
-Found find_structure(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb) {
+namespace {
+
+template <typename T>
+Found scan(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb) {
   Found f;
   f.a_lo.assign(size_t(n), n);
   f.a_hi.assign(size_t(n), 0);
@@ -28,20 +31,20 @@ Found find_structure(int64_t n, const float* A, int64_t lda, const float* B, int
   f.b_hi.assign(size_t(n), 0);
   bool finite = true;
   for (int64_t i = 0; i < n; ++i) {
-    const float* a = A + i * lda;  // (n)
+    const T* a = A + i * lda;  // (n)
     for (int64_t k = 0; k < n; ++k) {
       finite &= std::isfinite(a[k]);
-      if (a[k] != 0.0f || std::isnan(a[k])) {
+      if (a[k] != T(0) || std::isnan(a[k])) {
         f.a_lo[i] = std::min(f.a_lo[i], k);
         f.a_hi[i] = k + 1;
       }
     }
   }
   for (int64_t k = 0; k < n; ++k) {
-    const float* b = B + k * ldb;  // (n)
+    const T* b = B + k * ldb;  // (n)
     for (int64_t j = 0; j < n; ++j) {
       finite &= std::isfinite(b[j]);
-      if (b[j] != 0.0f || std::isnan(b[j])) {
+      if (b[j] != T(0) || std::isnan(b[j])) {
         f.b_lo[j] = std::min(f.b_lo[j], k);
         f.b_hi[j] = k + 1;
       }
@@ -49,6 +52,15 @@ Found find_structure(int64_t n, const float* A, int64_t lda, const float* B, int
   }
   f.finite = finite;
   return f;
+}
+
+}  // namespace
+
+Found find_structure(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb) {
+  return scan(n, A, lda, B, ldb);
+}
+Found find_structure(int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb) {
+  return scan(n, A, lda, B, ldb);
 }
 
 }  // namespace trimm::cpu

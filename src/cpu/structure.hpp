@@ -22,5 +22,6 @@ struct Found {
 
 // NaN counts as nonzero (and as non-finite).
 Found find_structure(int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb);
+Found find_structure(int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb);
 
 }  // namespace trimm::cpu

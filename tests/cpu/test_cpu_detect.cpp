@@ -67,6 +67,32 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
     });
 
+// fp64: the same paths on dtrmm/dgemm, against the dense fp64 reference (integers: exact).
+TEST_P(CpuDetect, Fp64EqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kind, fill, n] = GetParam();
+  const int64_t ld = n + 3;
+  const auto Af = make(kind, fill, n, ld, test::integers(rng_), rng_);
+  const auto Bf = make(kind, fill, n, ld, test::integers(rng_), rng_);
+  const std::vector<double> A(Af.begin(), Af.end()), B(Bf.begin(), Bf.end());
+  std::vector<double> C(static_cast<size_t>(n * ld));
+  test::poison(C);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm(fill, n, A.data(), ld, B.data(), ld, C.data(), ld, o);
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+  // Integer inputs sum exactly in any order; the noise (not integers) within 1e-12 relative.
+  const double tol = kind == Kind::Noisy ? 1e-12 : 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const double c = C[size_t(i * ld + j)], r = ref[size_t(i * n + j)];
+      ASSERT_TRUE(std::isnan(r) ? std::isnan(c)
+                                : c == r || std::abs(c - r) <= tol * (1.0 + std::abs(r)))
+          << "C[" << i << "][" << j << "] = " << c << ", dense reference " << r;
+    }
+}
+
 // Detect changes nothing for inputs that honour the contract of Structure::Triangular, but the
 // two modes differ as soon as the other triangle holds anything.
 TEST(CpuDetectModes, TriangularModeIgnoresWhatDetectCounts) {

@@ -184,7 +184,8 @@ TEST_P(CpuFp32TrtrmmStridedBatched, EmptyBatchOrSizeWritesNothing) {
   const auto C0 = C;
   cpu::trtrmm_strided_batched(GetParam(), 8, A.data(), 8, 0, B.data(), 8, 0, C.data(), 8, 64, 0);
   cpu::trtrmm_strided_batched(GetParam(), 0, A.data(), 1, 0, B.data(), 1, 0, C.data(), 1, 0, 4);
-  cpu::trtrmm(GetParam(), 0, nullptr, 1, nullptr, 1, nullptr, 1);
+  cpu::trtrmm(GetParam(), 0, static_cast<const float*>(nullptr), 1,
+              static_cast<const float*>(nullptr), 1, static_cast<float*>(nullptr), 1);
   EXPECT_TRUE(test::same_bits(C0, C));
 }
 

@@ -42,7 +42,8 @@ namespace {
 
 constexpr config::WgmmaTile Cfg = config::kSm90Tf32x3;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
-constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads(), kBatch = Cfg.batch;
+constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
+constexpr int kGroupStages = Cfg.group_stages;
 constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kTransformThreads = 96;  // warps 9-11
 static_assert(kThreads == kConsumerThreads + 32 + kTransformThreads,
@@ -56,7 +57,8 @@ constexpr int kBox = 32;               // floats per 128-byte swizzled row: TMA'
 static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64");
 static_assert(kStep == kBox, "a stage of X is one TMA box: k spans one 128-byte row");
 static_assert(kTile % kBox == 0, "Y's stage is kTile / kBox boxes");
-static_assert(kBatch >= 1 && kBatch < kStages, "a wgmma batch spans fewer stages than the ring");
+static_assert(kGroupStages >= 1 && kGroupStages < kStages,
+              "a wgmma group spans fewer stages than the ring");
 
 // One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
@@ -325,7 +327,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
   int it = 0;
-  for (; it + kBatch <= steps; it += kBatch) consume<kBatch>(sm, it, L, acc, part);
+  for (; it + kGroupStages <= steps; it += kGroupStages)
+    consume<kGroupStages>(sm, it, L, acc, part);
   for (; it < steps; ++it) consume<1>(sm, it, L, acc, part);
 
   const OutView o{C, p.ldc, p.n};
