@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test bench sanitize probe sass ncu" (default: build test sanitize bench)
+#   STEPS="build test bench sanitize probe python kernelbench sass ncu"
+#                                          (default: build test sanitize bench)
+#   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
+#   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
 #   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
@@ -67,6 +70,18 @@ if has sanitize; then
     { echo "== $tool =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"
     rm -f "$out/sanitizer-$tool.tmp"
   done
+fi
+if has python; then
+  note "python package + pytest"
+  # OpenBLAS from .deps where the image has none (setup.py reads TRIMM_OPENBLAS_ROOT).
+  [ -d "$root/.deps/openblas" ] && export TRIMM_OPENBLAS_ROOT="$root/.deps/openblas"
+  { python3 -m pip install --no-build-isolation --quiet "$root" &&
+    (cd "$root/python/tests" && python3 -m pytest -q -rs .); } > "$out/python.log" 2>&1 || status=1
+  tail -5 "$out/python.log" | log
+fi
+if has kernelbench; then
+  note "kernelbench_eval"
+  python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
 fi
 if has probe; then
   note "probe_sm90_wgmma_rate"
