@@ -20,6 +20,7 @@
 #include "trimm/cpu.hpp"
 #ifdef TRIMM_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #include "trimm/cuda.hpp"
 #endif
@@ -150,9 +151,11 @@ std::tuple<at::Tensor, at::Tensor> tril_backward_cpu(const at::Tensor& grad, con
 // a multiple of 4 (or 0): a view where x already is, a padded copy otherwise.
 at::Tensor tma_rows(const at::Tensor& x) {
   const int64_t n = x.size(2);
+  // (n = 1 always copies: its row stride is no leading dimension TMA could use.)
   const auto aligned = [](const at::Tensor& t) {
     return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 && t.stride(2) == 1 &&
-           (t.size(1) <= 1 || t.stride(1) % 4 == 0) && t.stride(0) % 4 == 0;
+           t.size(1) > 1 && t.stride(1) % 4 == 0 && t.stride(0) % 4 == 0 &&
+           (t.stride(0) == 0 || t.stride(0) >= t.stride(1) * t.size(1));  // batches apart
   };
   if (aligned(x)) return x;
   const int64_t ld = (n + 3) / 4 * 4;
@@ -163,6 +166,7 @@ at::Tensor tma_rows(const at::Tensor& x) {
 
 at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
+  const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
   if (dtype == at::kDouble) refuse_cuda(fill, "float64 on CUDA");
   TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16, op_name(fill),
@@ -179,7 +183,7 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   o.structure = trimm::Structure::Detect;
   o.workspace = work.data_ptr();
   o.workspace_bytes = sizeof(int32_t);
-  auto ld = [](const at::Tensor& t) { return t.size(1) > 1 ? t.stride(1) : t.size(2); };
+  auto ld = [](const at::Tensor& t) { return t.stride(1); };
   trimm::trtrmm_strided_batched(
       fill, n, a.data_ptr<float>(), ld(a), a.stride(0), b.data_ptr<float>(), ld(b), b.stride(0),
       c.data_ptr<float>(), ldc, n * ldc, batch,

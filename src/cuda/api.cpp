@@ -75,9 +75,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   kernels::launch_detect_structure(p, dev, flag, stream);
   p.gate = flag;
-  k.launch(p, dev, stream);
-  p.dense = true;
-  k.launch(p, dev, stream);
+  k.launch(p, dev, stream);  // flag 0: triangular and finite
+  p.path = kernels::Path::Dense;
+  k.launch(p, dev, stream);  // not triangular, finite: every k on the tensor cores
+  p.path = kernels::Path::Exact;
+  kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }
 
 }  // namespace

@@ -8,6 +8,12 @@
 
 namespace trimm::kernels {
 
+// Which computation a launch does. Structured: the triangular product (flag 0). Dense: every k,
+// no triangle masks, on the tensor cores (flag 1-3: not triangular, all finite). Exact: every k in
+// plain fp32 FMA (flag has bit 2: something is not finite; 3xTF32's split cannot carry Inf, whose
+// cross terms with a zero small part are NaN).
+enum class Path : uint8_t { Structured, Dense, Exact };
+
 // One (possibly batched) problem, already validated. Element (i, j) of matrix b of X is
 // X[b·stride_x + i·ldx + j].
 struct Problem {
@@ -20,10 +26,10 @@ struct Problem {
   float* C;
   int64_t ldc, stride_c;
   int64_t batch;
-  // Structure::Detect: the device word the detection pass sets (non-zero: not triangular, or not
-  // finite). A launch with a gate runs only if (*gate != 0) == dense; without, always.
+  // Structure::Detect: the device word the detection pass sets (see launch_detect_structure).
+  // A launch with a gate runs only for the flag values of its path (gated_off); without, always.
   const uint32_t* gate = nullptr;
-  bool dense = false;  // the general-input path: every k, no triangle masks
+  Path path = Path::Structured;
 };
 
 

@@ -435,6 +435,14 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   std::vector<double> ref(static_cast<size_t>(n * n));
   cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
   EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
+  // The detection pass's verdict, which picked the path: bit 0/1 A/B outside the triangle, bit 2
+  // something not finite. (The dense launches alone would pass the check above: this pins the
+  // gate.)
+  const uint32_t want = kind == test::Kind::Triangular             ? 0u
+                        : kind == test::Kind::TriangularNonFinite ? 4u
+                        : kind == test::Kind::NonFinite           ? 7u
+                                                                  : 3u;
+  EXPECT_EQ(work.download()[0], want) << "detection flags";  // n >= 4: both triangles exist
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = n; j < ldc; ++j)
       ASSERT_TRUE(std::isnan(out[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";

@@ -60,7 +60,7 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
   const sched::TriangleSchedule s =
-      sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.dense);
+      sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {

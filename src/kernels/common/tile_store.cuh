@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/launch.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels {
@@ -18,9 +19,16 @@ struct OutView {
 };
 
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
-// first, before it writes anything.
-__device__ __forceinline__ bool gated_off(const uint32_t* gate, bool dense) {
-  return gate != nullptr && ((*gate != 0u) != dense);
+// first, before it writes anything. Exactly one path runs for any flag value.
+__device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
+  if (gate == nullptr) return false;
+  const uint32_t f = *gate;
+  switch (path) {
+    case Path::Structured: return f != 0u;
+    case Path::Dense: return f == 0u || (f & 4u) != 0u;
+    case Path::Exact: return (f & 4u) == 0u;
+  }
+  return true;
 }
 
 // Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros.
@@ -50,7 +58,7 @@ __global__ void __launch_bounds__(256) fixup_split_tiles(float* C, int64_t ldc, 
                                                          sched::TriangleSchedule s, bool transposed,
                                                          int64_t batch_offset,
                                                          const uint32_t* gate) {
-  if (gated_off(gate, false)) return;  // split tiles exist only on the structured path
+  if (gated_off(gate, Path::Structured)) return;  // split tiles exist only there
   __shared__ float t[32][33];
   int bi, bj;
   s.fixup_tile(blockIdx.x, &bi, &bj);

@@ -149,12 +149,12 @@ __device__ __forceinline__ uint32_t tf32_round(float x) {
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
   return r;
 }
-// x − big rounded to TF32, or 0 where x is not finite: then big alone carries ±Inf or NaN, and
-// a product with it is what the fp32 product would be (Inf − Inf would make every one NaN).
-__device__ __forceinline__ uint32_t tf32_rest(float x, uint32_t big) {
-  return isfinite(x) ? tf32_round(x - __uint_as_float(big)) : 0u;
+// Not for non-finite x: Inf − Inf is NaN, and no big/small split can carry ±Inf through the
+// cross products anyway (Inf times a zero small part is NaN). Structure::Detect routes such
+// inputs to the plain fp32 path.
+__device__ __forceinline__ uint32_t tf32_small(float x) {
+  return tf32_round(x - __uint_as_float(tf32_trunc(x)));
 }
-__device__ __forceinline__ uint32_t tf32_small(float x) { return tf32_rest(x, tf32_trunc(x)); }
 
 }  // namespace trimm::kernels::sm90::ptx
 #endif  // TRIMM_SM90_DEVICE

@@ -201,8 +201,8 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
         uint32_t* sl = small[sb * kStep / 8 + k8];
         b[2 * h] = ptx::tf32_round(v.x);
         b[2 * h + 1] = ptx::tf32_round(v.y);
-        sl[2 * h] = ptx::tf32_rest(v.x, b[2 * h]);
-        sl[2 * h + 1] = ptx::tf32_rest(v.y, b[2 * h + 1]);
+        sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
+        sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
       }
   }
   auto x_desc = [&](bool small_plane, int j) {
@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  if (gated_off(p.gate, kDense)) return;  // Structure::Detect chose the other launch
+  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;  // Structure::Detect chose the other launch
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
   if (u.kind == sched::UnitKind::Zero) {
@@ -426,9 +426,11 @@ bool tma_compatible(const Problem& p) {
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
   if (p.fill == Fill::Lower)
-    p.dense ? sm90::launch<true, true>(p, dev, stream) : sm90::launch<true, false>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<true, true>(p, dev, stream)
+                          : sm90::launch<true, false>(p, dev, stream);
   else
-    p.dense ? sm90::launch<false, true>(p, dev, stream) : sm90::launch<false, false>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<false, true>(p, dev, stream)
+                          : sm90::launch<false, false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
