@@ -63,9 +63,9 @@ current). ModelNew runs trimm's own kernels (on sm_90: sm90_tf32x3, 3xTF32 on wg
 built here with torch.utils.cpp_extension.load_inline: works when this file is exec'd from a
 string.
 
-Semantics: trimm's structured kernels, i.e. A and B are taken as upper triangular (their strictly
-lower parts are never read). That is exact for this problem's inputs; inputs with noise below the
-diagonal need trimm's structure detection on the GPU, which is not built yet (issue #4).
+Semantics: exactly torch.triu(torch.matmul(A, B)) on any input (trimm's Structure::Detect: a
+pass over A and B decides, on the device, between the structured kernel and the general one;
+noise below the diagonal, NaN and Inf give what torch gives).
 """
 import torch
 import torch.nn as nn
@@ -88,11 +88,22 @@ torch::Tensor triu_matmul(torch::Tensor A, torch::Tensor B) {{
   A = A.contiguous();
   B = B.contiguous();
   const int64_t n = A.size(0);
-  torch::Tensor C = torch::empty_like(A);
-  trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), n, B.data_ptr<float>(), n,
-                C.data_ptr<float>(), n,
-                reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()));
-  return C;
+  // Rows of n floats must be 16-byte aligned for the TMA kernels: pad the leading dimension.
+  const int64_t ld = (n + 3) / 4 * 4;
+  if (ld != n) {{
+    A = torch::nn::functional::pad(A, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
+    B = torch::nn::functional::pad(B, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
+  }}
+  torch::Tensor C = torch::empty({{n, ld}}, A.options());
+  torch::Tensor work = torch::empty({{1}}, A.options().dtype(torch::kInt32));
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  o.workspace = work.data_ptr();
+  o.workspace_bytes = 4;
+  trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), ld, B.data_ptr<float>(), ld,
+                C.data_ptr<float>(), ld,
+                reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()), o);
+  return ld == n ? C : C.narrow(1, 0, n);
 }}
 """
 

@@ -1,6 +1,7 @@
 // Vocabulary shared by every trimm backend: which triangle, which arithmetic, and the errors.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,10 @@ struct Options {
   // Forces one entry of the kernel table by name (`trimm kernels` lists them); empty = dispatch.
   std::string kernel;
   Structure structure = Structure::Triangular;
+  // Structure::Detect on the GPU: 4 bytes of device memory, 4-byte aligned, that the call may
+  // overwrite (the detection pass's flags). Calls that may run at the same time need their own.
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // The error convention: every failure is an exception derived from trimm::Error, thrown before

@@ -4,9 +4,11 @@
 // triangle, NaN and Inf), fast where the inputs are triangular.
 //
 // CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
-// computed in float32 and rounded once. CUDA tensors are refused with
-// a named error until the GPU backend has Structure::Detect (trimm's structured GPU kernels alone
-// would be wrong on inputs that are not triangular).
+// computed in float32 and rounded once. CUDA tensors (when built with CUDA) go through
+// trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32, and
+// float16/bfloat16 through float32; rows are copied to 16-byte-aligned padded buffers where they
+// are not so already (the TMA kernels need it). float64 and the backward on CUDA are not
+// implemented yet.
 #include <ATen/ATen.h>
 #include <Python.h>
 #include <torch/library.h>
@@ -16,6 +18,12 @@
 #include <vector>
 
 #include "trimm/cpu.hpp"
+#ifdef TRIMM_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+#include "trimm/cuda.hpp"
+#endif
 
 namespace {
 
@@ -134,21 +142,78 @@ std::tuple<at::Tensor, at::Tensor> tril_backward_cpu(const at::Tensor& grad, con
   return backward_cpu(grad, A, B, trimm::Fill::Lower);
 }
 
-[[noreturn]] void refuse_cuda(trimm::Fill fill) {
-  TORCH_CHECK_NOT_IMPLEMENTED(false, op_name(fill),
-                              ": CUDA tensors are not supported yet (the GPU backend does not "
-                              "have structure detection, which any-input semantics need)");
+[[noreturn]] void refuse_cuda(trimm::Fill fill, const char* what) {
+  TORCH_CHECK_NOT_IMPLEMENTED(false, op_name(fill), ": ", what, " is not implemented yet");
 }
-at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Upper); }
-at::Tensor tril_cuda(const at::Tensor&, const at::Tensor&) { refuse_cuda(trimm::Fill::Lower); }
+
+#ifdef TRIMM_WITH_CUDA
+// x as (batch, n, ld) float32 with ld % 4 == 0, a 16-byte-aligned base and a batch stride that is
+// a multiple of 4 (or 0): a view where x already is, a padded copy otherwise.
+at::Tensor tma_rows(const at::Tensor& x) {
+  const int64_t n = x.size(2);
+  // (n = 1 always copies: its row stride is no leading dimension TMA could use.)
+  const auto aligned = [](const at::Tensor& t) {
+    return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0 && t.stride(2) == 1 &&
+           t.size(1) > 1 && t.stride(1) % 4 == 0 && t.stride(0) % 4 == 0 &&
+           (t.stride(0) == 0 || t.stride(0) >= t.stride(1) * t.size(1));  // batches apart
+  };
+  if (aligned(x)) return x;
+  const int64_t ld = (n + 3) / 4 * 4;
+  at::Tensor padded = at::empty({x.size(0), n, ld}, x.options());
+  padded.narrow(2, 0, n).copy_(x);
+  return padded;
+}
+
+at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
+  const std::vector<int64_t> shape = output_shape(A, B, fill);
+  const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
+  const at::ScalarType dtype = A.scalar_type();
+  if (dtype == at::kDouble) refuse_cuda(fill, "float64 on CUDA");
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16, op_name(fill),
+              ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  const int64_t n = shape.back();
+  at::Tensor out = at::empty(shape, A.options());
+  if (out.numel() == 0) return out;
+  const at::Tensor a = tma_rows(as_batched_rows(A.to(at::kFloat), shape));
+  const at::Tensor b = tma_rows(as_batched_rows(B.to(at::kFloat), shape));
+  const int64_t batch = a.size(0), ldc = (n + 3) / 4 * 4;
+  at::Tensor c = at::empty({batch, n, ldc}, A.options().dtype(at::kFloat));
+  at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  o.workspace = work.data_ptr();
+  o.workspace_bytes = sizeof(int32_t);
+  auto ld = [](const at::Tensor& t) { return t.stride(1); };
+  trimm::trtrmm_strided_batched(
+      fill, n, a.data_ptr<float>(), ld(a), a.stride(0), b.data_ptr<float>(), ld(b), b.stride(0),
+      c.data_ptr<float>(), ldc, n * ldc, batch,
+      reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()), o);
+  out.copy_(c.narrow(2, 0, n).view(shape));
+  return out;
+}
+
+at::Tensor triu_cuda(const at::Tensor& A, const at::Tensor& B) {
+  return product_cuda(A, B, trimm::Fill::Upper);
+}
+at::Tensor tril_cuda(const at::Tensor& A, const at::Tensor& B) {
+  return product_cuda(A, B, trimm::Fill::Lower);
+}
+#else
+at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Upper, "CUDA (this build of trimm has no CUDA)");
+}
+at::Tensor tril_cuda(const at::Tensor&, const at::Tensor&) {
+  refuse_cuda(trimm::Fill::Lower, "CUDA (this build of trimm has no CUDA)");
+}
+#endif
 
 std::tuple<at::Tensor, at::Tensor> triu_backward_cuda(const at::Tensor&, const at::Tensor&,
                                                       const at::Tensor&) {
-  refuse_cuda(trimm::Fill::Upper);
+  refuse_cuda(trimm::Fill::Upper, "the backward on CUDA");
 }
 std::tuple<at::Tensor, at::Tensor> tril_backward_cuda(const at::Tensor&, const at::Tensor&,
                                                       const at::Tensor&) {
-  refuse_cuda(trimm::Fill::Lower);
+  refuse_cuda(trimm::Fill::Lower, "the backward on CUDA");
 }
 
 }  // namespace

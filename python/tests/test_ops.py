@@ -155,8 +155,61 @@ def test_opcheck_with_autograd():
     torch.library.opcheck(torch.ops.trimm.triu_matmul.default, (A, B))
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
-def test_cuda_is_refused_until_the_gpu_detects_structure():
-    A = torch.rand(8, 8, device="cuda")
-    with pytest.raises(NotImplementedError, match="CUDA"):
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+@pytest.mark.parametrize("n", [1, 17, 129, 1000])
+@pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
+def test_cuda_any_input(op, op_ref, n, kind):
+    fill = torch.triu if op_ref is torch.triu else torch.tril
+    g = torch.Generator().manual_seed(n)
+    A, B = (fill(torch.rand(n, n, generator=g)) for _ in range(2))
+    if kind == "noisy":
+        A = A + 1e-2 * (torch.rand(n, n, generator=g) - fill(torch.rand(n, n, generator=g)))
+    if kind in ("dense", "nonfinite"):
+        A, B = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
+    if kind == "nonfinite":
+        A[n // 2, n // 3], B[n // 3, n // 2], A[0, n - 1] = float("inf"), float("-inf"), float("nan")
+    A, B = A.cuda(), B.cuda()
+    A0, B0 = A.clone(), B.clone()
+    assert_same(op(A, B), op_ref(A @ B))
+    assert torch.equal(A, A0) and torch.equal(B, B0), "inputs modified"
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_batched_broadcast_views_dtypes(op, op_ref):
+    A = torch.rand(2, 1, 130, 130, device="cuda")
+    B = torch.rand(3, 130, 130, device="cuda").transpose(-1, -2)
+    assert_same(op(A, B), op_ref(A @ B))
+    for dtype, tol in ((torch.float16, 2e-2), (torch.bfloat16, 5e-2)):
+        a, b = torch.rand(65, 65, device="cuda").to(dtype), torch.rand(65, 65, device="cuda").to(dtype)
+        torch.testing.assert_close(op(a, b).double(), op_ref(a.double() @ b.double()),
+                                   atol=tol, rtol=tol)
+
+
+@needs_cuda
+def test_cuda_compile_and_graph_capture():
+    A, B = torch.rand(256, 256, device="cuda"), torch.rand(256, 256, device="cuda")
+    f = torch.compile(trimm.triu_matmul, fullgraph=True)
+    assert_same(f(A, B), torch.triu(A @ B))
+    trimm.triu_matmul(A, B)  # warm-up outside the capture
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = trimm.triu_matmul(A, B)
+    A.copy_(torch.rand_like(A))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert_same(out, torch.triu(A @ B))
+
+
+@needs_cuda
+def test_cuda_not_yet_float64_nor_backward():
+    A = torch.rand(8, 8, device="cuda", dtype=torch.float64)
+    with pytest.raises(NotImplementedError, match="float64"):
         trimm.triu_matmul(A, A)
+    A = torch.rand(8, 8, device="cuda", requires_grad=True)
+    with pytest.raises(NotImplementedError, match="backward"):
+        trimm.triu_matmul(A, A).sum().backward()

@@ -6,9 +6,10 @@
 ``torch.library`` operators (``torch.ops.trimm.*``) with fake implementations, so they trace
 under ``torch.compile``.
 
-Today: CPU tensors (float32, float64, float16, bfloat16), with autograd: the backward products
-dA = triu(G)·Bᵀ and dB = Aᵀ·triu(G) run on trimm's CPU backend (``torch.ops.trimm.*_backward``).
-CUDA tensors raise NotImplementedError until the GPU backend detects structure.
+CPU tensors: float32, float64, float16, bfloat16, with autograd (the backward products
+dA = triu(G)·Bᵀ and dB = Aᵀ·triu(G) run on trimm's CPU backend, ``torch.ops.trimm.*_backward``).
+CUDA tensors (sm_90): float32, float16, bfloat16 through trimm's GPU structure detection on the
+current stream; float64 and the backward on CUDA raise NotImplementedError for now.
 """
 import torch
 

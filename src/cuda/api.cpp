@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <cstdint>
+#include <string>
 #include <mutex>
 
 #include "common/validate.hpp"
@@ -41,15 +43,43 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                     sizeof(float)});
   detail::validate_precision(api, options.precision);
   detail::validate_structure(api, options.structure);
-  if (options.structure == Structure::Detect)
-    throw InvalidArgument(std::string(api) +
-                          ": structure = detect is not implemented on the GPU yet (the CPU "
-                          "backend has it); expected Structure::Triangular");
+  const bool detect = options.structure == Structure::Detect;
+  if (detect) {
+    if (options.workspace == nullptr || options.workspace_bytes < sizeof(uint32_t) ||
+        reinterpret_cast<uintptr_t>(options.workspace) % alignof(uint32_t) != 0)
+      throw InvalidArgument(std::string(api) +
+                            ": structure = detect needs options.workspace: 4 bytes of device "
+                            "memory, 4-byte aligned (got " +
+                            std::to_string(options.workspace_bytes) + " bytes)");
+    if (!options.kernel.empty() && options.kernel != "sm90_tf32x3")
+      throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
+                            "' with structure = detect, expected '' or 'sm90_tf32x3' (the only "
+                            "kernel with a general-input path so far)");
+  }
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
-  const kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
-  dispatch::select(dev.cc, options.precision, n, options.kernel, kernels::tma_compatible(p))
-      .launch(p, dev, stream);
+  kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+  const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel,
+                                                    kernels::tma_compatible(p));
+  if (!detect) return k.launch(p, dev, stream);
+
+  // Structure::Detect: the detection pass sets a device word; the structured launch and the
+  // general one both go out, and every block of the one that does not apply returns at once.
+  // No host sync.
+  if (std::string(k.name) != "sm90_tf32x3")
+    throw InvalidArgument(std::string(api) +
+                          ": structure = detect runs on sm_90 with precision auto or fp32 and "
+                          "operands TMA can address (16-byte aligned rows); here dispatch chose '" +
+                          k.name + "'");
+  auto* flag = static_cast<uint32_t*>(options.workspace);
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
+  kernels::launch_detect_structure(p, dev, flag, stream);
+  p.gate = flag;
+  k.launch(p, dev, stream);  // flag 0: triangular and finite
+  p.path = kernels::Path::Dense;
+  k.launch(p, dev, stream);  // not triangular, finite: every k on the tensor cores
+  p.path = kernels::Path::Exact;
+  kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }
 
 }  // namespace

@@ -8,6 +8,12 @@
 
 namespace trimm::kernels {
 
+// Which computation a launch does. Structured: the triangular product (flag 0). Dense: every k,
+// no triangle masks, on the tensor cores (flag 1-3: not triangular, all finite). Exact: every k in
+// plain fp32 FMA (flag has bit 2: something is not finite; 3xTF32's split cannot carry Inf, whose
+// cross terms with a zero small part are NaN).
+enum class Path : uint8_t { Structured, Dense, Exact };
+
 // One (possibly batched) problem, already validated. Element (i, j) of matrix b of X is
 // X[b·stride_x + i·ldx + j].
 struct Problem {
@@ -20,7 +26,12 @@ struct Problem {
   float* C;
   int64_t ldc, stride_c;
   int64_t batch;
+  // Structure::Detect: the device word the detection pass sets (see launch_detect_structure).
+  // A launch with a gate runs only for the flag values of its path (gated_off); without, always.
+  const uint32_t* gate = nullptr;
+  Path path = Path::Structured;
 };
+
 
 // Devices a process may use; per-device caches are arrays of this size.
 constexpr int kMaxDevices = 64;
@@ -31,6 +42,11 @@ struct DeviceInfo {
   int cc;   // compute capability, 10·major + minor
   int sms;  // multiprocessors
 };
+
+// The detection pass: ORs into *flag bit 0 if A is nonzero outside its `fill` triangle, bit 1
+// likewise for B, bit 2 if anything in A or B is not finite. *flag must be zero before.
+void launch_detect_structure(const Problem& p, const DeviceInfo& dev, uint32_t* flag,
+                             Stream stream);
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);

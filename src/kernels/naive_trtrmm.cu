@@ -1,6 +1,8 @@
 // The yardstick: one thread per element of C, a plain loop over the nonzero band. Obviously
-// right, slow on purpose. Its fp32 form is a dispatch entry (forced by name); its fp64 form is
-// the reference for the benchmark and the GPU tests.
+// right, slow on purpose. Its fp32 form is a dispatch entry (forced by name) and, over every k,
+// Structure::Detect's path for non-finite inputs (Path::Exact); its fp64 form is the reference
+// for the benchmark and the GPU tests.
+#include "kernels/common/tile_store.cuh"
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -12,11 +14,13 @@
 namespace trimm::kernels {
 namespace {
 
+// exact: the dense product's element (every k), then triu/tril's zero; gate/path: Problem's.
 template <typename Acc, typename Out>
 __global__ void naive_trtrmm_kernel(bool upper, int64_t n, const float* A, int64_t lda,
                                     int64_t stride_a, const float* B, int64_t ldb,
                                     int64_t stride_b, Out* C, int64_t ldc, int64_t stride_c,
-                                    int64_t batch_offset) {
+                                    int64_t batch_offset, bool exact, const uint32_t* gate) {
+  if (gated_off(gate, exact ? Path::Exact : Path::Structured)) return;
   const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t i = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
   if (i >= n || j >= n) return;
@@ -25,16 +29,18 @@ __global__ void naive_trtrmm_kernel(bool upper, int64_t n, const float* A, int64
   B += b * stride_b;
   C += b * stride_c;
   // Upper: k from i to j; lower: k from j to i. Outside the band, C is zero.
-  const int64_t lo = upper ? i : j, hi = upper ? j : i;
+  const int64_t lo = exact ? 0 : upper ? i : j, hi = exact ? n - 1 : upper ? j : i;
   Acc sum = 0;
   for (int64_t k = lo; k <= hi; ++k) sum += Acc(A[i * lda + k]) * Acc(B[k * ldb + j]);
-  C[i * ldc + j] = Out(sum);
+  const bool outside = upper ? i > j : i < j;
+  C[i * ldc + j] = exact && outside ? Out(0) : Out(sum);
 }
 
 template <typename Acc, typename Out>
 void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t stride_a,
                   const float* B, int64_t ldb, int64_t stride_b, Out* C, int64_t ldc,
-                  int64_t stride_c, int64_t batch, cudaStream_t stream) {
+                  int64_t stride_c, int64_t batch, cudaStream_t stream, bool exact = false,
+                  const uint32_t* gate = nullptr) {
   const dim3 block(32, 8);
   const dim3 grid(unsigned((n + 31) / 32), unsigned((n + 7) / 8));
   constexpr int64_t kMaxGridZ = 65535;
@@ -42,7 +48,8 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
     dim3 g = grid;
     g.z = unsigned(std::min(kMaxGridZ, batch - b0));
     naive_trtrmm_kernel<Acc, Out><<<g, block, 0, stream>>>(upper, n, A, lda, stride_a, B, ldb,
-                                                           stride_b, C, ldc, stride_c, b0);
+                                                           stride_b, C, ldc, stride_c, b0, exact,
+                                                           gate);
     TRIMM_CUDA_CHECK(cudaGetLastError());
   }
 }
@@ -51,7 +58,8 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
   launch_naive<float, float>(p.fill == Fill::Upper, p.n, p.A, p.lda, p.stride_a, p.B, p.ldb,
-                             p.stride_b, p.C, p.ldc, p.stride_c, p.batch, stream);
+                             p.stride_b, p.C, p.ldc, p.stride_c, p.batch, stream,
+                             p.path == Path::Exact, p.gate);
 }
 
 void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,

@@ -40,13 +40,15 @@ struct TriangleSchedule {
   int k_step;   // k elements per mainloop step; chunk boundaries fall on multiples of it
   int tiles;    // T = ceil(n / tile)
   int split_d;  // tiles with bj - bi >= split_d run as two chunks; >= tiles means none
+  bool dense = false;  // general inputs: every tile's band is all of k (see make_schedule)
 
   TRIMM_HD bool is_split(int d) const { return d >= split_d; }
   TRIMM_HD int64_t diag_count(int d) const { return tiles - d; }
 
-  // The k band of tile (bi, bj), before any split.
-  TRIMM_HD int64_t band_begin(int bi) const { return int64_t(bi) * tile; }
+  // The k band of tile (bi, bj), before any split: where A' and B' can both be nonzero.
+  TRIMM_HD int64_t band_begin(int bi) const { return dense ? 0 : int64_t(bi) * tile; }
   TRIMM_HD int64_t band_end(int bj) const {
+    if (dense) return n;
     const int64_t e = int64_t(bj + 1) * tile;
     return e < n ? e : n;
   }
@@ -159,9 +161,12 @@ inline int choose_split_d(int tiles, int64_t slots) {
   return avg < 1 ? 1 : int(avg);
 }
 
-inline TriangleSchedule make_schedule(int64_t n, int tile, int k_step, int64_t slots) {
+// dense: the general-input schedule (Structure::Detect on inputs that are not triangular): the
+// same tiles on or above the diagonal, each over every k, none split (they weigh the same).
+inline TriangleSchedule make_schedule(int64_t n, int tile, int k_step, int64_t slots,
+                                      bool dense = false) {
   const int tiles = int((n + tile - 1) / tile);
-  return {n, tile, k_step, tiles, choose_split_d(tiles, slots)};
+  return {n, tile, k_step, tiles, dense ? tiles : choose_split_d(tiles, slots), dense};
 }
 
 }  // namespace trimm::sched

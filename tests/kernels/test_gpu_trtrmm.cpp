@@ -424,6 +424,74 @@ TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
   }
 }
 
+// Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
+// reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address.
+using DetectParam = std::tuple<test::Kind, Fill, int64_t>;
+class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    Options o;
+    o.kernel = "sm90_tf32x3";
+    try {
+      selected_kernel(64, o);
+    } catch (const InvalidArgument& e) {
+      GTEST_SKIP() << "structure = detect runs on sm_90 only: " << e.what();
+    }
+  }
+};
+
+TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kind, fill, n] = GetParam();
+  // Distinct leading dimensions, multiples of 4 (16-byte rows: the TMA kernel takes them).
+  const int64_t lda = (n + 3) / 4 * 4 + 4, ldb = lda + 4, ldc = lda + 8;
+  const bool exact = kind != test::Kind::Noisy;  // integers elsewhere: every sum exact
+  auto gen = exact ? std::function<double()>(test::integers(rng_))
+                   : std::function<double()>(test::uniform(rng_));
+  const auto A = test::make(kind, fill, n, lda, gen, rng_);
+  const auto B = test::make(kind, fill, n, ldb, gen, rng_);
+  std::vector<float> C(static_cast<size_t>(n * ldc));
+  test::poison(C);
+  DeviceBuffer<float> dA(A), dB(B), dC(C);
+  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));  // garbage: the call clears it
+  Options o;
+  o.structure = Structure::Detect;
+  o.workspace = work.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const auto out = dC.download();
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
+  EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
+  // The detection pass's verdict, which picked the path: bit 0/1 A/B outside the triangle, bit 2
+  // something not finite. (The dense launches alone would pass the check above: this pins the
+  // gate.)
+  const uint32_t want = kind == test::Kind::Triangular             ? 0u
+                        : kind == test::Kind::TriangularNonFinite ? 4u
+                        : kind == test::Kind::NonFinite           ? 7u
+                                                                  : 3u;
+  EXPECT_EQ(work.download()[0], want) << "detection flags";  // n >= 4: both triangles exist
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      ASSERT_TRUE(std::isnan(out[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, GpuDetect,
+    ::testing::Combine(::testing::Values(test::Kind::Triangular, test::Kind::Noisy,
+                                         test::Kind::Dense, test::Kind::NonFinite,
+                                         test::Kind::TriangularNonFinite),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values<int64_t>(4, 64, 129, 1000)),
+    [](const auto& info) {
+      return std::string(test::name(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
+    });
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:
@@ -476,9 +544,17 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
   expect_error("stride_a = -1", [&] {
     trtrmm_strided_batched(Fill::Upper, n, A.get(), n, -1, B.get(), n, 0, C.get(), n, n * n, 1);
   });
-  expect_error("structure = detect is not implemented on the GPU", [&] {
+  expect_error("structure = detect needs options.workspace", [&] {
     Options o;
     o.structure = Structure::Detect;
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("kernel = 'simt_fp32' with structure = detect", [&] {
+    Options o;
+    o.structure = Structure::Detect;
+    o.kernel = "simt_fp32";
+    o.workspace = C.get();  // never reached: refused first
+    o.workspace_bytes = 4;
     trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
   expect_error("structure = 5", [&] {

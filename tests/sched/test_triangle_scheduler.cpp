@@ -137,6 +137,26 @@ TEST(TriangleSchedule, ClosedFormDecodeMatchesTheWalkEverywhere) {
     }
 }
 
+TEST(TriangleSchedule, DenseScheduleRunsEveryUpperTileOverAllOfKUnsplit) {
+  for (const int64_t n : {1, 127, 129, 1000, 4097}) {
+    const TriangleSchedule s = make_schedule(n, 128, 32, 132, /*dense=*/true);
+    ASSERT_EQ(s.split_d, s.tiles) << n;
+    std::map<std::pair<int, int>, int> seen;
+    for (int64_t idx = 0; idx < s.num_compute_units(); ++idx) {
+      const WorkUnit u = s.unit(idx);
+      ASSERT_LE(u.bi, u.bj);
+      EXPECT_EQ(u.kind, UnitKind::Whole);
+      EXPECT_EQ(u.k_begin, 0);
+      EXPECT_EQ(u.k_end, n);
+      ++seen[{u.bi, u.bj}];
+    }
+    EXPECT_EQ(int64_t(seen.size()), int64_t(s.tiles) * (s.tiles + 1) / 2) << n;
+    // Every strictly lower tile is a Zero unit (no split: no fix-up zeroes any).
+    EXPECT_EQ(s.num_zero_units(), int64_t(s.tiles) * (s.tiles - 1) / 2) << n;
+    for (const auto& [tile, count] : seen) EXPECT_EQ(count, 1);
+  }
+}
+
 TEST(TriangleSchedule, SplitsOnlyWhenTheLongestBandExceedsTheAverage) {
   // N = 4096, 128-tiles, 132 SMs: 5984 tile-blocks of work, 45 per SM > 32 tiles: no split.
   EXPECT_EQ(total_tile_work(32), 5984);

@@ -59,7 +59,8 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
-  const sched::TriangleSchedule s = sched::make_schedule(p.n, kTile, k_step, slots_per_problem);
+  const sched::TriangleSchedule s =
+      sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
@@ -69,7 +70,7 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
     if (fixups > 0) {
       constexpr int kSubTiles = (kTile / 32) * (kTile / 32);
       fixup_split_tiles<kTile><<<dim3(unsigned(fixups * kSubTiles), nb), dim3(32, 8), 0, stream>>>(
-          p.C, p.ldc, p.stride_c, s, trans, b0);
+          p.C, p.ldc, p.stride_c, s, trans, b0, p.gate);
       TRIMM_CUDA_CHECK(cudaGetLastError());
     }
   }

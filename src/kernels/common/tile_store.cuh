@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/launch.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels {
@@ -16,6 +17,19 @@ struct OutView {
   float* C;
   int64_t ldc, n;
 };
+
+// Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
+// first, before it writes anything. Exactly one path runs for any flag value.
+__device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
+  if (gate == nullptr) return false;
+  const uint32_t f = *gate;
+  switch (path) {
+    case Path::Structured: return f != 0u;
+    case Path::Dense: return f == 0u || (f & 4u) != 0u;
+    case Path::Exact: return (f & 4u) == 0u;
+  }
+  return true;
+}
 
 // Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros.
 template <bool kVec>
@@ -53,7 +67,9 @@ __device__ void zero_mirror(float* C, int64_t ldc, int64_t n, int bi, int bj, bo
 template <int TILE>
 __global__ void __launch_bounds__(256) fixup_split_tiles(float* C, int64_t ldc, int64_t stride_c,
                                                          sched::TriangleSchedule s, bool transposed,
-                                                         int64_t batch_offset) {
+                                                         int64_t batch_offset,
+                                                         const uint32_t* gate) {
+  if (gated_off(gate, Path::Structured)) return;  // split tiles exist only there
   constexpr int kSubs = TILE / 32;
   static_assert(TILE % 32 == 0, "whole 32x32 sub-tiles");
   __shared__ float t[32][33];

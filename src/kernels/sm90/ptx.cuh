@@ -149,6 +149,9 @@ __device__ __forceinline__ uint32_t tf32_round(float x) {
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
   return r;
 }
+// Not for non-finite x: Inf − Inf is NaN, and no big/small split can carry ±Inf through the
+// cross products anyway (Inf times a zero small part is NaN). Structure::Detect routes such
+// inputs to the plain fp32 path.
 __device__ __forceinline__ uint32_t tf32_small(float x) {
   return tf32_round(x - __uint_as_float(tf32_trunc(x)));
 }

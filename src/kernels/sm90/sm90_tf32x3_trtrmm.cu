@@ -119,7 +119,8 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
 // --- transform: triangle masks and X_small ----------------------------------------------------
 // kSplit: 3xTF32 (writes X_small); otherwise plain TF32, which rounds X in place to nearest (the
 // tensor cores would truncate it: a bias of half an ulp on every product).
-template <bool kLower, bool kSplit>
+// kDense: the general-input path (Structure::Detect): no structural zeros to enforce.
+template <bool kLower, bool kSplit, bool kDense>
 __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
                           int tid) {
   for (int it = 0; it < steps; ++it) {
@@ -129,8 +130,8 @@ __device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, 
     const int k0 = k_begin + it * kStep;
     // Only the stages that cross a diagonal have structural zeros to enforce (the inputs' other
     // triangle is never trusted: it may hold anything, NaN included).
-    const bool mask_x = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
-    const bool mask_y = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    const bool mask_x = !kDense && (kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1);
+    const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
     for (int c = tid; c < kTile * kStep / 4; c += kTransformThreads) {  // 16-byte chunks
       float4 v = reinterpret_cast<const float4*>(st.x)[c];
       if (mask_x) {
@@ -284,7 +285,7 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 #endif  // TRIMM_SM90_DEVICE
 
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
-template <bool kLower, bool kSplit>
+template <bool kLower, bool kSplit, bool kDense>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
@@ -298,8 +299,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
+  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;  // Structure::Detect chose the other launch
   const sched::WorkUnit u = s.unit(blockIdx.x);
-
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -323,7 +324,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
-      transform<kLower, kSplit>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+      transform<kLower, kSplit, kDense>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
       // The mirror tile, in C's other triangle, is this block's to zero: the transform warps
       // are done once the last stage is ready, while the consumers still multiply.
       if (sched::TriangleSchedule::zeroes_mirror(u))
@@ -405,9 +406,9 @@ void check_launch_registers() {
                     " (its setmaxnreg budget depends on it)");
 }
 
-template <bool kLower, bool kSplit>
+template <bool kLower, bool kSplit, bool kDense>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit>;
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kDense>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
@@ -438,16 +439,20 @@ bool tma_compatible(const Problem& p) {
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
   if (p.fill == Fill::Lower)
-    sm90::launch<true, true>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<true, true, true>(p, dev, stream)
+                          : sm90::launch<true, true, false>(p, dev, stream);
   else
-    sm90::launch<false, true>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<false, true, true>(p, dev, stream)
+                          : sm90::launch<false, true, false>(p, dev, stream);
 }
 
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream) {
   if (p.fill == Fill::Lower)
-    sm90::launch<true, false>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<true, false, true>(p, dev, stream)
+                          : sm90::launch<true, false, false>(p, dev, stream);
   else
-    sm90::launch<false, false>(p, dev, stream);
+    p.path == Path::Dense ? sm90::launch<false, false, true>(p, dev, stream)
+                          : sm90::launch<false, false, false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
