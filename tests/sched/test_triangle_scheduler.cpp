@@ -142,17 +142,18 @@ TEST(TriangleSchedule, DenseScheduleRunsEveryUpperTileOverAllOfKUnsplit) {
     const TriangleSchedule s = make_schedule(n, 128, 32, 132, /*dense=*/true);
     ASSERT_EQ(s.split_d, s.tiles) << n;
     std::map<std::pair<int, int>, int> seen;
-    for (int64_t idx = 0; idx < s.num_compute_units(); ++idx) {
+    for (int64_t idx = 0; idx < s.num_units(); ++idx) {
       const WorkUnit u = s.unit(idx);
       ASSERT_LE(u.bi, u.bj);
       EXPECT_EQ(u.kind, UnitKind::Whole);
       EXPECT_EQ(u.k_begin, 0);
       EXPECT_EQ(u.k_end, n);
+      // No split: no fix-up pass, so every off-diagonal tile zeroes its own mirror.
+      EXPECT_EQ(TriangleSchedule::zeroes_mirror(u), u.bi != u.bj);
       ++seen[{u.bi, u.bj}];
     }
     EXPECT_EQ(int64_t(seen.size()), int64_t(s.tiles) * (s.tiles + 1) / 2) << n;
-    // Every strictly lower tile is a Zero unit (no split: no fix-up zeroes any).
-    EXPECT_EQ(s.num_zero_units(), int64_t(s.tiles) * (s.tiles - 1) / 2) << n;
+    EXPECT_EQ(s.num_fixup_tiles(), 0) << n;
     for (const auto& [tile, count] : seen) EXPECT_EQ(count, 1);
   }
 }

@@ -324,12 +324,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
-      transform<kLower, kSplit, kDense>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
-      // The mirror tile, in C's other triangle, is this block's to zero: the transform warps
-      // are done once the last stage is ready, while the consumers still multiply.
+      // The mirror tile, in C's other triangle, is this block's to zero: the transform warps do
+      // it while the first stages' loads are in flight.
       if (sched::TriangleSchedule::zeroes_mirror(u))
         zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile,
                           tid - 32 * (kProducerWarp + 1), kTransformThreads);
+      transform<kLower, kSplit, kDense>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
     }
     return;
   }
