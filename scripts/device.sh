@@ -40,6 +40,10 @@ if has build; then
     cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
   grep -E "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20 | log
 fi
+if has probe; then
+  note "probe_sm90_wgmma_rate"
+  "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
+fi
 if has test; then
   note "ctest (all labels)"
   (cd "$build" && ctest --output-on-failure -j 4 --timeout 900) > "$out/ctest.log" 2>&1 || status=1
@@ -82,10 +86,6 @@ fi
 if has kernelbench; then
   note "kernelbench_eval"
   python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
-fi
-if has probe; then
-  note "probe_sm90_wgmma_rate"
-  "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
 fi
 if has sass; then
   note sass
