@@ -59,9 +59,10 @@ bool tma_compatible(const Problem& p);
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
 // The yardstick in fp64: C64 = triu(A·B) (or tril) accumulated in double, for the benchmark and
-// the GPU tests. ldc64 is C64's leading dimension; not batched.
+// the GPU tests. ldc64 is C64's leading dimension; not batched. dense: over every k (the dense
+// product's triangle, Structure::Detect's semantics), else over the band.
 void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,
                                  const float* B, int64_t ldb, double* C64, int64_t ldc64,
-                                 Stream stream);
+                                 Stream stream, bool dense = false);
 
 }  // namespace trimm::kernels

@@ -21,19 +21,22 @@ __global__ void naive_trtrmm_kernel(bool upper, int64_t n, const float* A, int64
                                     int64_t stride_b, Out* C, int64_t ldc, int64_t stride_c,
                                     int64_t batch_offset, bool exact, const uint32_t* gate) {
   if (gated_off(gate, exact ? Path::Exact : Path::Structured)) return;
-  const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int64_t i = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
-  if (i >= n || j >= n) return;
   const int64_t b = batch_offset + blockIdx.z;
   A += b * stride_a;
   B += b * stride_b;
   C += b * stride_c;
-  // Upper: k from i to j; lower: k from j to i. Outside the band, C is zero.
-  const int64_t lo = exact ? 0 : upper ? i : j, hi = exact ? n - 1 : upper ? j : i;
-  Acc sum = 0;
-  for (int64_t k = lo; k <= hi; ++k) sum += Acc(A[i * lda + k]) * Acc(B[k * ldb + j]);
-  const bool outside = upper ? i > j : i < j;
-  C[i * ldc + j] = exact && outside ? Out(0) : Out(sum);
+  // A bounded grid striding over C: a launch that its gate turns off costs few blocks.
+  for (int64_t i = int64_t(blockIdx.y) * blockDim.y + threadIdx.y; i < n;
+       i += int64_t(gridDim.y) * blockDim.y)
+    for (int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n;
+         j += int64_t(gridDim.x) * blockDim.x) {
+      // Upper: k from i to j; lower: k from j to i. Outside the band, C is zero.
+      const int64_t lo = exact ? 0 : upper ? i : j, hi = exact ? n - 1 : upper ? j : i;
+      Acc sum = 0;
+      for (int64_t k = lo; k <= hi; ++k) sum += Acc(A[i * lda + k]) * Acc(B[k * ldb + j]);
+      const bool outside = upper ? i > j : i < j;
+      C[i * ldc + j] = exact && outside ? Out(0) : Out(sum);
+    }
 }
 
 template <typename Acc, typename Out>
@@ -42,7 +45,9 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
                   int64_t stride_c, int64_t batch, cudaStream_t stream, bool exact = false,
                   const uint32_t* gate = nullptr) {
   const dim3 block(32, 8);
-  const dim3 grid(unsigned((n + 31) / 32), unsigned((n + 7) / 8));
+  constexpr int64_t kMaxGridX = 64, kMaxGridY = 128;  // 8192 blocks at most per batch slice
+  const dim3 grid(unsigned(std::min(kMaxGridX, (n + 31) / 32)),
+                  unsigned(std::min(kMaxGridY, (n + 7) / 8)));
   constexpr int64_t kMaxGridZ = 65535;
   for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridZ) {
     dim3 g = grid;
@@ -64,10 +69,10 @@ void launch_naive_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
 
 void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,
                                  const float* B, int64_t ldb, double* C64, int64_t ldc64,
-                                 Stream stream) {
+                                 Stream stream, bool dense) {
   if (n == 0) return;
   launch_naive<double, double>(fill == Fill::Upper, n, A, lda, 0, B, ldb, 0, C64, ldc64, 0, 1,
-                               stream);
+                               stream, dense);
 }
 
 }  // namespace trimm::kernels

@@ -17,6 +17,10 @@ struct BenchConfig {
   int warmup = 3;
   bool anchors = true;                // time the cuBLAS / OpenBLAS anchors too
   uint64_t seed = 0;
+  // GPU: the inputs' other triangle. Triangular: zeros (KernelBench's problem); Noisy: uniform
+  // [0, 0.01) noise (what stress suites add). Only Structure::Detect rows are right on noise.
+  bool noisy = false;
+  std::vector<Structure> structures{Structure::Triangular};  // trimm rows per precision
 };
 
 struct Row {

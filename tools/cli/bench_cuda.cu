@@ -44,8 +44,9 @@ struct Buf {
   Buf& operator=(const Buf&) = delete;
 };
 
-// triu(uniform[0,1)) from a counter-based hash: reproducible for a seed, no cuRAND state.
-__global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed) {
+// triu(uniform[0,1)) from a counter-based hash: reproducible for a seed, no cuRAND state;
+// below the diagonal `noise` times uniform [0, 1) (0: exactly triangular).
+__global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed, float noise) {
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= n * n) return;
   const int64_t i = idx / n, j = idx % n;
@@ -53,7 +54,8 @@ __global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed) {
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
   h ^= h >> 29;
-  x[idx] = j >= i ? float(h >> 40) * (1.0f / 16777216.0f) : 0.f;
+  const float u = float(h >> 40) * (1.0f / 16777216.0f);
+  x[idx] = j >= i ? u : noise * u;
 }
 
 // The triu half of torch.triu(A @ B): a fresh output with the lower part zeroed.
@@ -191,10 +193,13 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   const size_t nn = size_t(n) * size_t(n);
   Buf<float> A(nn), B(nn), tmp(nn), ref32(nn), C(nn);
   Buf<double> ref64(nn);
-  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1);
-  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2);
+  const float noise = cfg.noisy ? 0.01f : 0.f;
+  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1, noise);
+  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2, noise);
   BENCH_CUDA(cudaGetLastError());
-  kernels::launch_naive_fp64_reference(Fill::Upper, n, A.p, n, B.p, n, ref64.p, n, nullptr);
+  // Noisy inputs: the dense product's triangle (every k), as torch computes it.
+  kernels::launch_naive_fp64_reference(Fill::Upper, n, A.p, n, B.p, n, ref64.p, n, nullptr,
+                                       /*dense=*/cfg.noisy);
   BENCH_CUDA(cudaDeviceSynchronize());
 
   const float one = 1.f, zero = 0.f;
@@ -217,7 +222,8 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   };
   finish(ref_row, ref32.p);
 
-  if (cfg.anchors) {
+  // The anchors assume triangular inputs (their other triangle is zero).
+  if (cfg.anchors && !cfg.noisy) {
     // cuBLAS TRMM: uses A's triangle, treats B as dense.
     Row strmm{"cuda", "cuBLAS STRMM", "fp32", n};
     strmm.ms = H.time([&] {
@@ -256,17 +262,23 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
     }
   }
 
-  for (const Precision p : cfg.precisions) {
-    Options o;
-    o.precision = p;
-    o.kernel = cfg.kernel;
-    Row row{"cuda",
-            std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o),
-            to_string(p), n};
-    BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(float)));  // poison: NaN everywhere
-    row.ms = H.time([&] { trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o); });
-    finish(row, C.p);
-  }
+  Buf<uint32_t> flags(1);  // Structure::Detect's workspace
+  for (const Precision p : cfg.precisions)
+    for (const Structure st : cfg.structures) {
+      Options o;
+      o.precision = p;
+      o.kernel = cfg.kernel;
+      o.structure = st;
+      o.workspace = flags.p;
+      o.workspace_bytes = sizeof(uint32_t);
+      std::string method =
+          std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
+      if (st == Structure::Detect) method += " (detect)";
+      Row row{"cuda", method, to_string(p), n};
+      BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(float)));  // poison: NaN everywhere
+      row.ms = H.time([&] { trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o); });
+      finish(row, C.p);
+    }
 }
 
 }  // namespace trimm::cli

@@ -36,6 +36,10 @@ bench options:
   --runs N           timed runs per method, median reported (default 30 GPU, 5 CPU)
   --warmup N         untimed runs first (default 3 GPU, 1 CPU)
   --no-anchors       time trimm and the reference-equivalent only
+  --structure S      triangular (default), detect or both: trimm rows with options.structure
+                     = Detect are labelled detect (GPU)
+  --noisy            inputs with uniform [0, 0.01) noise below the diagonal, judged against the
+                     dense product's triangle; no cuBLAS anchors (they assume zeros) (GPU)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
@@ -111,7 +115,7 @@ int bench(int argc, char** argv) {
   BenchConfig cfg;
   bool json = false, force_cpu = false;
   int runs = -1, warmup = -1;
-  std::string sizes, precision = "all";
+  std::string sizes, precision = "all", structure = "triangular";
   bool seeded = false;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
@@ -126,6 +130,8 @@ int bench(int argc, char** argv) {
     else if (a == "--runs") runs = std::atoi(value().c_str());
     else if (a == "--warmup") warmup = std::atoi(value().c_str());
     else if (a == "--no-anchors") cfg.anchors = false;
+    else if (a == "--structure") structure = value();
+    else if (a == "--noisy") cfg.noisy = true;
     else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
     else if (a == "--json") json = true;
     else if (a == "--help" || a == "-h") {
@@ -150,6 +156,11 @@ int bench(int argc, char** argv) {
     cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
                          : std::vector<Precision>{Precision::Ieee};
   else cfg.precisions = {parse_precision(precision, "--precision")};
+  if (structure == "both") cfg.structures = {Structure::Triangular, Structure::Detect};
+  else if (structure == "detect") cfg.structures = {Structure::Detect};
+  else if (structure != "triangular")
+    usage_error("--structure: expected triangular, detect or both, got '" + structure + "'");
+  if (cfg.noisy && !gpu) usage_error("--noisy: GPU bench only");
   if (!seeded) cfg.seed = std::random_device{}();
   std::vector<Row> rows;
   std::string where = "CPU (OpenBLAS)";
