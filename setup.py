@@ -58,10 +58,10 @@ setup(
         libraries=["openblas"],
         define_macros=[("TRIMM_WITH_CUDA", "1")] if with_cuda else [],
         extra_compile_args={
-            "cxx": ["-O3", "-std=c++20"],
+            "cxx": ["-O3"],
             "nvcc": ["-O3", "--expt-relaxed-constexpr", "-gencode=arch=compute_90a,code=sm_90a",
                      "-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_80,code=compute_80"],
-        } if with_cuda else ["-O3", "-std=c++20"],
+        } if with_cuda else ["-O3"],
         py_limited_api=False,
     )],
     cmdclass={"build_ext": BuildExtension},

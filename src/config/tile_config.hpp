@@ -46,21 +46,20 @@ struct MmaTile {
 // 3xTF32 on mma.sync m16n8k8: 8 warps of 64×32, 16 k per stage.
 inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 
-// A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each and one
-// warpgroup that loads (one TMA producer warp) and prepares (three transform warps) each stage of
-// a `stages`-deep ring of bk-wide k slices in shared memory.
+// A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also
+// prepare each stage's shared-memory operand, and one warpgroup whose TMA producer warp loads a
+// `stages`-deep ring of bk-wide k slices into shared memory.
 struct WgmmaTile {
   int tile;          // square output tile
   int bk;            // k per stage
   int stages;        // depth of the shared-memory ring
   int consumers;     // consumer warpgroups
-  int group_stages;  // stages per wgmma group: the k between waits, and between FADD promotions
   constexpr int threads() const { return 128 * (consumers + 1); }
 };
 
 // 3xTF32 on wgmma m64n128k8: 128×128 tiles, 32 k per stage (one 128-byte swizzle row of fp32),
-// 4 stages of 48 KB (X, X_small, Y); one stage per wgmma group (two measured no faster, with
-// more error: bench/NOTES.md).
-inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2, 1};
+// 4 stages of 48 KB (X, X_small, Y); one stage per wgmma group and FADD promotion (two measured
+// no faster, with more error: bench/NOTES.md).
+inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
 
 }  // namespace trimm::config

@@ -12,7 +12,7 @@ const KernelEntry kTable[] = {
     {"sm90_tf32", Precision::Tf32, 90, 90, 0, true, true, kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
-     "3xTF32 on wgmma m64n128k8, TMA ring + transform + 2 consumer warpgroups, 128x128 tiles"},
+     "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles"},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, false, kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, false, kernels::launch_simt_fp32,

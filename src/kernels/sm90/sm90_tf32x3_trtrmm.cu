@@ -6,15 +6,19 @@
 // So Y is the register operand ("A" of wgmma): each consumer thread loads its fragment from
 // shared memory with ordinary loads, which can read any layout, and splits it into big and small
 // TF32 in registers. X is the shared-memory operand ("B" of wgmma), exactly as TMA wrote it:
-// the raw fp32 tile serves as X_big (the tensor cores truncate it to TF32), and a transform
-// warpgroup writes X_small next to it. No transpose pass, no workspace, nothing in global
-// memory but A, B and C.
+// the raw fp32 tile serves as X_big (the tensor cores truncate it to TF32), and the consumers
+// write X_small next to it. No transpose pass, no workspace, nothing in global memory but A, B
+// and C.
 //
 // One block per work unit of the triangle scheduler (the hardware hands blocks out in its
 // longest-first order), three warpgroups:
-//   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each; mbarrier `empty` frees a stage;
+//   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each. While the tensor cores run one
+//     stage's wgmmas, the consumers prepare the next stage's X (triangle masks, X_small) and
+//     signal mbarrier `ready`; after the wgmmas, mbarrier `empty` frees the stage;
 //   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
-//   WG2 warps 9-11: transform (mask the triangle, write X_small), then mbarrier `ready`.
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
+// (A separate transform warpgroup for X, as in the first form, bounded the kernel: 3 warps on
+// the critical path, 0.275 against 0.209 ms without it at n = 4096; bench/NOTES.md.)
 // The consumers hold 64 running sums, 64 stage sums and 32 fragment registers: setmaxnreg moves
 // registers to them from WG2. (Each SM sub-partition has a quarter of the register file and
 // hosts one warp of each warpgroup, so 3 warps share 16384 registers: 168 each at launch.)
@@ -43,11 +47,10 @@ namespace {
 constexpr config::WgmmaTile Cfg = config::kSm90Tf32x3;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
 constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
-constexpr int kGroupStages = Cfg.group_stages;
 constexpr int kConsumerThreads = 128 * kConsumers;
-constexpr int kTransformThreads = 96;  // warps 9-11
-static_assert(kThreads == kConsumerThreads + 32 + kTransformThreads,
-              "consumers, then the producer warp, then the transform warps");
+constexpr int kHelperThreads = 96;  // warps 9-11
+static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
+              "consumers, then the producer warp, then the helper warps");
 // Registers per thread: at launch (one block per SM), then after setmaxnreg.
 constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
@@ -57,8 +60,8 @@ constexpr int kBox = 32;               // floats per 128-byte swizzled row: TMA'
 static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64");
 static_assert(kStep == kBox, "a stage of X is one TMA box: k spans one 128-byte row");
 static_assert(kTile % kBox == 0, "Y's stage is kTile / kBox boxes");
-static_assert(kGroupStages >= 1 && kGroupStages < kStages,
-              "a wgmma group spans fewer stages than the ring");
+static_assert(kTile * kStep / 4 % kConsumerThreads == 0,
+              "each consumer thread prepares whole 16-byte chunks of X");
 
 // One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
@@ -116,57 +119,48 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
   }
 }
 
-// --- transform: triangle masks and X_small ----------------------------------------------------
-// kSplit: 3xTF32 (writes X_small); otherwise plain TF32, which rounds X in place to nearest (the
-// tensor cores would truncate it: a bias of half an ulp on every product).
-// kDense: the general-input path (Structure::Detect): no structural zeros to enforce.
+// --- X preparation, by the consumers while the previous stage's wgmmas run -------------------
+// Stage `it` of X: the triangle's structural zeros (only stages that cross the diagonal have any;
+// the inputs' other triangle is never trusted: it may hold anything, NaN included), then
+// X_small = tf32(x − trunc(x)) beside it (kSplit), or else X rounded in place to nearest TF32
+// (the tensor cores would truncate it: a bias of half an ulp on every product). kDense: the
+// general-input path (Structure::Detect), no structural zeros. ctid: consumer thread index.
 template <bool kLower, bool kSplit, bool kDense>
-__device__ void transform(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
-                          int tid) {
-  for (int it = 0; it < steps; ++it) {
-    const int s = it % kStages;
-    ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
-    StageBuffers& st = sm.stage[s];
-    const int k0 = k_begin + it * kStep;
-    // Only the stages that cross a diagonal have structural zeros to enforce (the inputs' other
-    // triangle is never trusted: it may hold anything, NaN included).
-    const bool mask_x = !kDense && (kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1);
-    const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
-    for (int c = tid; c < kTile * kStep / 4; c += kTransformThreads) {  // 16-byte chunks
-      float4 v = reinterpret_cast<const float4*>(st.x)[c];
-      if (mask_x) {
-        const int r = c / (kBox / 4), m = tc.m0 + r;
-        const int k = k0 + 4 * ((c % (kBox / 4)) ^ (r % 8));
-        v.x = a_zero<kLower>(m, k) ? 0.f : v.x;
-        v.y = a_zero<kLower>(m, k + 1) ? 0.f : v.y;
-        v.z = a_zero<kLower>(m, k + 2) ? 0.f : v.z;
-        v.w = a_zero<kLower>(m, k + 3) ? 0.f : v.w;
-        reinterpret_cast<float4*>(st.x)[c] = v;
-      }
-      if constexpr (kSplit)
-        reinterpret_cast<uint4*>(st.x_small)[c] =
-            make_uint4(ptx::tf32_small(v.x), ptx::tf32_small(v.y), ptx::tf32_small(v.z),
-                       ptx::tf32_small(v.w));
-      else
-        reinterpret_cast<uint4*>(st.x)[c] =
-            make_uint4(ptx::tf32_round(v.x), ptx::tf32_round(v.y), ptx::tf32_round(v.z),
-                       ptx::tf32_round(v.w));
+__device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& tc, int k_begin,
+                                          int it, int ctid) {
+  constexpr int kChunks = kTile * kStep / 4 / kConsumerThreads;  // 16-byte chunks per thread
+  const int s = it % kStages;
+  ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
+  StageBuffers& st = sm.stage[s];
+  const int k0 = k_begin + it * kStep;
+  const bool mask_x = !kDense && (kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1);
+  float4 v[kChunks];
+#pragma unroll
+  for (int i = 0; i < kChunks; ++i)
+    v[i] = reinterpret_cast<const float4*>(st.x)[ctid + i * kConsumerThreads];
+#pragma unroll
+  for (int i = 0; i < kChunks; ++i) {
+    const int c = ctid + i * kConsumerThreads;
+    if (mask_x) {
+      const int r = c / (kBox / 4), m = tc.m0 + r;
+      const int k = k0 + 4 * ((c % (kBox / 4)) ^ (r % 8));
+      v[i].x = a_zero<kLower>(m, k) ? 0.f : v[i].x;
+      v[i].y = a_zero<kLower>(m, k + 1) ? 0.f : v[i].y;
+      v[i].z = a_zero<kLower>(m, k + 2) ? 0.f : v[i].z;
+      v[i].w = a_zero<kLower>(m, k + 3) ? 0.f : v[i].w;
+      if constexpr (kSplit) reinterpret_cast<float4*>(st.x)[c] = v[i];
     }
-    if (mask_y) {
-      for (int c = tid; c < kStep * kTile / 4; c += kTransformThreads) {
-        const int box = c / (kStep * kBox / 4), r = (c / (kBox / 4)) % kStep, k = k0 + r;
-        const int n = tc.n0 + box * kBox + 4 * ((c % (kBox / 4)) ^ (r % 8));
-        float4 v = reinterpret_cast<const float4*>(st.y)[c];
-        v.x = b_zero<kLower>(k, n) ? 0.f : v.x;
-        v.y = b_zero<kLower>(k, n + 1) ? 0.f : v.y;
-        v.z = b_zero<kLower>(k, n + 2) ? 0.f : v.z;
-        v.w = b_zero<kLower>(k, n + 3) ? 0.f : v.w;
-        reinterpret_cast<float4*>(st.y)[c] = v;
-      }
-    }
-    ptx::fence_proxy_async();  // wgmma reads X and X_small through the async proxy
-    ptx::mbar_arrive(&sm.ready[s]);
+    if constexpr (kSplit)
+      reinterpret_cast<uint4*>(st.x_small)[c] =
+          make_uint4(ptx::tf32_small(v[i].x), ptx::tf32_small(v[i].y), ptx::tf32_small(v[i].z),
+                     ptx::tf32_small(v[i].w));
+    else
+      reinterpret_cast<uint4*>(st.x)[c] =
+          make_uint4(ptx::tf32_round(v[i].x), ptx::tf32_round(v[i].y), ptx::tf32_round(v[i].z),
+                     ptx::tf32_round(v[i].w));
   }
+  ptx::fence_proxy_async();  // wgmma reads X and X_small through the async proxy
+  ptx::mbar_arrive(&sm.ready[s]);
 }
 
 // --- consumer mainloop ------------------------------------------------------------------------
@@ -184,40 +178,44 @@ struct ConsumerLane {
   }
 };
 
-// acc(n, m) += the products of kGroup stages from `it` on, summed in fresh accumulators `part`
-// and added with FADD. All small products go first, while `part` is still small: the tensor
-// cores truncate each addition to the accumulator, so the fewer additions to a large `part`,
-// the smaller the error.
-template <int kGroup, bool kSplit>
-__device__ __forceinline__ void consume(SharedStorage& sm, int it, const ConsumerLane& L,
+// acc(n, m) += the products of stage `it`, summed in fresh accumulators `part` and added with
+// FADD. All small products go first, while `part` is still small: the tensor cores truncate each
+// addition to the accumulator, so the fewer additions to a large `part`, the smaller the error.
+// While they run, the consumers prepare stage it + 1's X.
+template <bool kLower, bool kSplit, bool kDense>
+__device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
+                                        int it, int steps, const ConsumerLane& L, int ctid,
                                         float (&acc)[64], float (&part)[64]) {
-  constexpr int kK8 = kGroup * kStep / 8;  // k8 steps in the group
-  // Y fragments: a[j][2h + e] = Y(8·j + t + 4h, nl + e), split into big = tf32(y), small.
+  constexpr int kK8 = kStep / 8;
+  const int s = it % kStages;
+  const int k0 = k_begin + it * kStep;
+  ptx::mbar_wait(&sm.ready[s], (it / kStages) & 1);
+  // Y fragments: a[k8][2h + e] = Y(8·k8 + t + 4h, nl + e), split into big = tf32(y), small. On
+  // stages that cross the diagonal, B's structural zeros are enforced here, in registers.
+  const float* y = sm.stage[s].y + L.box * kBox * kStep;
+  const int n = tc.n0 + L.box * kBox + L.nl;
+  const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
   uint32_t big[kK8][4], small[kK8][4];
 #pragma unroll
-  for (int sb = 0; sb < kGroup; ++sb) {
-    const int s = (it + sb) % kStages;
-    ptx::mbar_wait(&sm.ready[s], ((it + sb) / kStages) & 1);
-    const float* y = sm.stage[s].y + L.box * kBox * kStep;
+  for (int k8 = 0; k8 < kK8; ++k8)
 #pragma unroll
-    for (int k8 = 0; k8 < kStep / 8; ++k8)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const float2 v =
-            *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
-        uint32_t* b = big[sb * kStep / 8 + k8];
-        uint32_t* sl = small[sb * kStep / 8 + k8];
-        b[2 * h] = ptx::tf32_round(v.x);
-        b[2 * h + 1] = ptx::tf32_round(v.y);
-        if constexpr (kSplit) {
-          sl[2 * h] = ptx::tf32_round(v.x - __uint_as_float(b[2 * h]));
-          sl[2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(b[2 * h + 1]));
-        }
+    for (int h = 0; h < 2; ++h) {
+      float2 v = *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
+      if (mask_y) {
+        const int k = k0 + 8 * k8 + L.t + 4 * h;
+        v.x = b_zero<kLower>(k, n) ? 0.f : v.x;
+        v.y = b_zero<kLower>(k, n + 1) ? 0.f : v.y;
       }
-  }
-  auto x_desc = [&](bool small_plane, int j) {
-    const StageBuffers& st = sm.stage[(it + j / (kStep / 8)) % kStages];
-    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * (j % (kStep / 8)));
+      big[k8][2 * h] = ptx::tf32_round(v.x);
+      big[k8][2 * h + 1] = ptx::tf32_round(v.y);
+      if constexpr (kSplit) {
+        small[k8][2 * h] = ptx::tf32_round(v.x - __uint_as_float(big[k8][2 * h]));
+        small[k8][2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(big[k8][2 * h + 1]));
+      }
+    }
+  const StageBuffers& st = sm.stage[s];
+  auto x_desc = [&](bool small_plane, int k8) {
+    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
@@ -233,6 +231,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
   for (int j = 0; j < kK8; ++j)
     ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
+  if (it + 1 < steps) prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + 1, ctid);
   ptx::wgmma_wait_all();
 #pragma unroll
   for (int j = 0; j < kK8; ++j)
@@ -241,9 +240,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, int it, const Consume
       ptx::pin(big[j][e]);
       if constexpr (kSplit) ptx::pin(small[j][e]);
     }
-  if (threadIdx.x % 32 == 0)
-#pragma unroll
-    for (int sb = 0; sb < kGroup; ++sb) ptx::mbar_arrive(&sm.empty[(it + sb) % kStages]);
+  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
 #pragma unroll
   for (int r = 0; r < 64; ++r) {
     ptx::pin(part[r]);
@@ -305,7 +302,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
-      ptx::mbar_init(&sm.ready[i], kTransformThreads);
+      ptx::mbar_init(&sm.ready[i], kConsumerThreads);
       ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
     }
     ptx::mbar_init_fence();
@@ -323,13 +320,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
-    } else if (tid >= 32 * (kProducerWarp + 1)) {
-      // The mirror tile, in C's other triangle, is this block's to zero: the transform warps do
-      // it while the first stages' loads are in flight.
-      if (sched::TriangleSchedule::zeroes_mirror(u))
-        zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile,
-                          tid - 32 * (kProducerWarp + 1), kTransformThreads);
-      transform<kLower, kSplit, kDense>(sm, tc, k_begin, steps, tid - 32 * (kProducerWarp + 1));
+    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
+      // The mirror tile, in C's other triangle, is this block's to zero.
+      zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, tid - 32 * (kProducerWarp + 1),
+                        kHelperThreads);
     }
     return;
   }
@@ -339,10 +333,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[64], part[64];
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
-  int it = 0;
-  for (; it + kGroupStages <= steps; it += kGroupStages)
-    consume<kGroupStages, kSplit>(sm, it, L, acc, part);
-  for (; it < steps; ++it) consume<1, kSplit>(sm, it, L, acc, part);
+  if (steps > 0) prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, 0, tid);
+  for (int it = 0; it < steps; ++it)
+    consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, acc, part);
 
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
