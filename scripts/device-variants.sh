@@ -6,6 +6,7 @@
 #   VARIANTS=bench/variants/sm90_probes.txt   lines: <name> <file> <sed expression>
 #                                             (several lines per name: all apply; '#' comments)
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
+#   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
 # The unmodified tree is variant "base". Output: $OUT/variants.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,17 +26,23 @@ while read -r name file expr; do
   fi
   sed -i -e "$expr" "$work/$name/$file"
 done < "${VARIANTS:?}"
-build() {  # source dir, build dir
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DTRIMM_BUILD_TESTS=OFF "${deps[@]}" > "$2.log" 2>&1 &&
-    cmake --build "$2" -j "$(nproc)" --target trimm_cli >> "$2.log" 2>&1 || { echo "build $1 FAILED"; tail -20 "$2.log"; }
+build() {  # source dir, build dir, targets
+  local src=$1 dir=$2 tests=OFF; shift 2
+  [[ " $* " == *" test_gpu "* ]] && tests=ON
+  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DTRIMM_BUILD_TESTS=$tests "${deps[@]}" > "$dir.log" 2>&1 &&
+    cmake --build "$dir" -j "$(nproc)" --target "$@" >> "$dir.log" 2>&1 || { echo "build $src FAILED"; tail -20 "$dir.log"; }
 }
 {
   for v in "${names[@]}"; do
     src=$root; [ "$v" != base ] && src=$work/$v
     [ "$v" != base ] && diff -r "$root/src" "$src/src" | grep -E "^[<>]" | head -8 | sed "s/^/$v: /"
-    build "$src" "$work/build-$v" &
+    targets=(trimm_cli); [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(test_gpu)
+    build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
+  if [ -n "${VAR_TESTS:-}" ]; then
+    "$work/build-base/tests/test_gpu" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
+  fi
   for round in 1 2; do
     for v in "${names[@]}"; do
       for k in ${VAR_KERNELS:-sm90_tf32x3}; do

@@ -62,6 +62,11 @@ static_assert(kStep == kBox, "a stage of X is one TMA box: k spans one 128-byte 
 static_assert(kTile % kBox == 0, "Y's stage is kTile / kBox boxes");
 static_assert(kTile * kStep / 4 % kConsumerThreads == 0,
               "each consumer thread prepares whole 16-byte chunks of X");
+// X is prepared this many stages before its wgmmas: with 1, both consumer warpgroups wait for
+// each other at every stage (each prepares half of what both read), and their gaps coincide.
+constexpr int kPrepareAhead = 2;
+static_assert(kPrepareAhead >= 1 && kPrepareAhead < kStages,
+              "the prepared stages, the one in the tensor cores and one loading fit the ring");
 
 // One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
@@ -178,45 +183,56 @@ struct ConsumerLane {
   }
 };
 
+// Y fragment values of stage `it`, as loaded: y[k8][2h + e] = Y(8·k8 + t + 4h, nl + e).
+struct YFragment {
+  float v[kStep / 8][4];
+};
+__device__ __forceinline__ void load_y(const SharedStorage& sm, int it, const ConsumerLane& L,
+                                       YFragment& f) {
+  const float* y = sm.stage[it % kStages].y + L.box * kBox * kStep;
+#pragma unroll
+  for (int k8 = 0; k8 < kStep / 8; ++k8)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float2 v = *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
+      f.v[k8][2 * h] = v.x;
+      f.v[k8][2 * h + 1] = v.y;
+    }
+}
+
 // acc(n, m) += the products of stage `it`, summed in fresh accumulators `part` and added with
 // FADD. All small products go first, while `part` is still small: the tensor cores truncate each
 // addition to the accumulator, so the fewer additions to a large `part`, the smaller the error.
-// While they run, the consumers prepare stage it + 1's X.
+// While the wgmmas run, the consumers prepare X kPrepareAhead stages ahead and load the next
+// stage's Y fragment (`f`: this stage's on entry, the next one's on return), so that the gap
+// between two stages' wgmmas is the FADDs and the split only. (A consumer warp has already
+// waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
 template <bool kLower, bool kSplit, bool kDense>
 __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                         int it, int steps, const ConsumerLane& L, int ctid,
-                                        float (&acc)[64], float (&part)[64]) {
+                                        YFragment& f, float (&acc)[64], float (&part)[64]) {
   constexpr int kK8 = kStep / 8;
   const int s = it % kStages;
   const int k0 = k_begin + it * kStep;
-  ptx::mbar_wait(&sm.ready[s], (it / kStages) & 1);
-  // Y fragments: a[k8][2h + e] = Y(8·k8 + t + 4h, nl + e), split into big = tf32(y), small. On
-  // stages that cross the diagonal, B's structural zeros are enforced here, in registers.
-  const float* y = sm.stage[s].y + L.box * kBox * kStep;
+  // Split into big = tf32(y) and small; on stages that cross the diagonal, B's structural
+  // zeros are enforced here, in registers.
   const int n = tc.n0 + L.box * kBox + L.nl;
   const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
   uint32_t big[kK8][4], small[kK8][4];
 #pragma unroll
   for (int k8 = 0; k8 < kK8; ++k8)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float2 v = *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
-      if (mask_y) {
-        const int k = k0 + 8 * k8 + L.t + 4 * h;
-        v.x = b_zero<kLower>(k, n) ? 0.f : v.x;
-        v.y = b_zero<kLower>(k, n + 1) ? 0.f : v.y;
-      }
-      big[k8][2 * h] = ptx::tf32_round(v.x);
-      big[k8][2 * h + 1] = ptx::tf32_round(v.y);
-      if constexpr (kSplit) {
-        small[k8][2 * h] = ptx::tf32_round(v.x - __uint_as_float(big[k8][2 * h]));
-        small[k8][2 * h + 1] = ptx::tf32_round(v.y - __uint_as_float(big[k8][2 * h + 1]));
-      }
+    for (int e = 0; e < 4; ++e) {
+      float v = f.v[k8][e];
+      if (mask_y) v = b_zero<kLower>(k0 + 8 * k8 + L.t + 4 * (e / 2), n + e % 2) ? 0.f : v;
+      big[k8][e] = ptx::tf32_round(v);
+      if constexpr (kSplit) small[k8][e] = ptx::tf32_round(v - __uint_as_float(big[k8][e]));
     }
   const StageBuffers& st = sm.stage[s];
   auto x_desc = [&](bool small_plane, int k8) {
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
+  ptx::mbar_wait(&sm.ready[s], (it / kStages) & 1);
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
   ptx::wgmma_fence();
@@ -231,7 +247,9 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
   for (int j = 0; j < kK8; ++j)
     ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
-  if (it + 1 < steps) prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + 1, ctid);
+  if (it + kPrepareAhead < steps)
+    prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + kPrepareAhead, ctid);
+  if (it + 1 < steps) load_y(sm, it + 1, L, f);
   ptx::wgmma_wait_all();
 #pragma unroll
   for (int j = 0; j < kK8; ++j)
@@ -333,9 +351,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[64], part[64];
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
-  if (steps > 0) prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, 0, tid);
+  for (int it = 0; it < kPrepareAhead && it < steps; ++it)
+    prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it, tid);
+  YFragment f;
+  if (steps > 0) load_y(sm, 0, L, f);
   for (int it = 0; it < steps; ++it)
-    consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, acc, part);
+    consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
 
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
