@@ -51,10 +51,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                             ": structure = detect needs options.workspace: 4 bytes of device "
                             "memory, 4-byte aligned (got " +
                             std::to_string(options.workspace_bytes) + " bytes)");
-    if (!options.kernel.empty() && options.kernel != "sm90_tf32x3")
+    if (!options.kernel.empty() && options.kernel != "sm90_tf32x3" &&
+        options.kernel != "simt_small_fp32")
       throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
-                            "' with structure = detect, expected '' or 'sm90_tf32x3' (the only "
-                            "kernel with a general-input path so far)");
+                            "' with structure = detect, expected '', 'sm90_tf32x3' or "
+                            "'simt_small_fp32' (the kernels with a general-input path so far)");
   }
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
@@ -62,6 +63,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel,
                                                     kernels::tma_compatible(p));
   if (!detect) return k.launch(p, dev, stream);
+  if (k.exact_path) {  // small n: every k in plain fp32 costs less than a detection pass
+    p.path = kernels::Path::Exact;
+    return k.launch(p, dev, stream);
+  }
 
   // Structure::Detect: the detection pass sets a device word; the structured launch and the
   // general one both go out, and every block of the one that does not apply returns at once.

@@ -1,5 +1,6 @@
 #include "cuda/dispatch.hpp"
 
+#include <cstdint>
 #include <iterator>
 #include <string>
 
@@ -8,16 +9,26 @@ namespace {
 
 constexpr int kAnyCc = 1000;
 
+// Small n first: below kSmallN the 128-tile kernels leave the GPU idle (bench/RESULTS.md).
+constexpr int64_t kSmallN = 512, kAnyN = INT64_MAX;
+
 const KernelEntry kTable[] = {
-    {"sm90_tf32", Precision::Tf32, 90, 90, 0, true, true, kernels::launch_sm90_tf32,
+    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, true,
+     kernels::launch_simt_small_fp32,
+     "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision"},
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, false, kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, true, true, kernels::launch_sm90_tf32x3,
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, false,
+     kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles"},
-    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, true, false, kernels::launch_sm80_tf32x3,
+    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, false,
+     kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
-    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, true, false, kernels::launch_simt_fp32,
+    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, false,
+     kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, false, false, kernels::launch_naive_fp32,
+    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, true,
+     kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
 
@@ -25,8 +36,11 @@ bool runs_on(const KernelEntry& e, int cc) { return cc >= e.min_cc && cc <= e.ma
 // A forced kernel implements Auto whatever its arithmetic; dispatch's own choice for Auto is
 // fp32-accurate, never Tf32, and for Tf32 falls back to an fp32-accurate kernel (slower, never
 // less exact) where no Tf32 kernel runs.
+// Plain fp32 (Ieee) is at least as exact as any other precision, so dispatch may choose an Ieee
+// kernel for any request (the small-n kernel); forced, a kernel implements only its own.
 bool implements(const KernelEntry& e, Precision p, bool forced) {
   if (p == Precision::Auto) return forced || e.precision != Precision::Tf32;
+  if (!forced && e.precision == Precision::Ieee) return true;
   if (p == Precision::Tf32 && !forced) return e.precision == p || e.precision == Precision::Fp32;
   return e.precision == p;
 }
@@ -65,7 +79,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
   }
   for (const KernelEntry& e : kTable)
     if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
-        (tma_ok || !e.needs_tma))
+        n <= e.max_n && (tma_ok || !e.needs_tma))
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                         ": no trimm kernel implements it on " + arch);

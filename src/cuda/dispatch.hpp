@@ -17,8 +17,12 @@ struct KernelEntry {
   Precision precision;  // the arithmetic it implements (never Auto)
   int min_cc, max_cc;   // compute capabilities it runs on, 10·major + minor, inclusive
   int64_t min_n;        // smallest n it is chosen for automatically
+  int64_t max_n;        // largest n it is chosen for automatically
   bool automatic;       // false: runs only when forced by name (e.g. the naive yardstick)
   bool needs_tma;       // loads through TMA: only for operands kernels::tma_compatible accepts
+  // Launched with Path::Exact it computes the dense product's triangle over every k in plain
+  // fp32, which is Structure::Detect's semantics on any input without a detection pass.
+  bool exact_path;
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
 };

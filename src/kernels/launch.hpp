@@ -49,6 +49,7 @@ void launch_detect_structure(const Problem& p, const DeviceInfo& dev, uint32_t* 
                              Stream stream);
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
+void launch_simt_small_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);

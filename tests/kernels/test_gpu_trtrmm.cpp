@@ -195,8 +195,8 @@ const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 10
 
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm,
-    ::testing::Combine(::testing::Values("simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32",
-                                         "naive_fp32"),
+    ::testing::Combine(::testing::Values("simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3",
+                                         "sm90_tf32", "naive_fp32"),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
@@ -289,7 +289,8 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   std::vector<float> C(static_cast<size_t>(batch * stride));
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
-  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
+  for (const char* kernel :
+       {"simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
     Options probe;
     probe.kernel = kernel;
     try {
@@ -323,7 +324,8 @@ TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
   const int64_t batch = 3, ld = (n + 3) / 4 * 4 + 4;
   const int64_t lda = ld, ldb = ld + 4, ldc = ld + 8;
   const int64_t sb = n * ldb + 8, sc = n * ldc + 12;
-  for (const char* kernel : {"simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
+  for (const char* kernel :
+       {"simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
     Options o;
     o.kernel = kernel;
     try {
@@ -441,6 +443,8 @@ class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
   }
 };
 
+// Both kernels with a general-input path: sm90_tf32x3 (detection pass, gated launches) and
+// simt_small_fp32 (dispatch's choice for small n: every k in plain fp32, no pass).
 TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kind, fill, n] = GetParam();
@@ -451,33 +455,39 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
                    : std::function<double()>(test::uniform(rng_));
   const auto A = test::make(kind, fill, n, lda, gen, rng_);
   const auto B = test::make(kind, fill, n, ldb, gen, rng_);
-  std::vector<float> C(static_cast<size_t>(n * ldc));
-  test::poison(C);
-  DeviceBuffer<float> dA(A), dB(B), dC(C);
-  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));  // garbage: the call clears it
-  Options o;
-  o.structure = Structure::Detect;
-  o.workspace = work.get();
-  o.workspace_bytes = sizeof(uint32_t);
-  trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
-  TEST_CUDA(cudaGetLastError());
-  const auto out = dC.download();
   std::vector<double> ref(static_cast<size_t>(n * n));
   cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
-  EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
-  // The detection pass's verdict, which picked the path: bit 0/1 A/B outside the triangle, bit 2
-  // something not finite. (The dense launches alone would pass the check above: this pins the
-  // gate.)
-  const uint32_t want = kind == test::Kind::Triangular             ? 0u
-                        : kind == test::Kind::TriangularNonFinite ? 4u
-                        : kind == test::Kind::NonFinite           ? 7u
-                                                                  : 3u;
-  EXPECT_EQ(work.download()[0], want) << "detection flags";  // n >= 4: both triangles exist
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = n; j < ldc; ++j)
-      ASSERT_TRUE(std::isnan(out[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
-  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
-  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+  for (const char* kernel : {"sm90_tf32x3", "simt_small_fp32"}) {
+    SCOPED_TRACE(kernel);
+    std::vector<float> C(static_cast<size_t>(n * ldc));
+    test::poison(C);
+    DeviceBuffer<float> dA(A), dB(B), dC(C);
+    const uint32_t garbage = 0xDEADBEEFu;  // the detection pass clears it first
+    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, garbage));
+    Options o;
+    o.kernel = kernel;
+    o.structure = Structure::Detect;
+    o.workspace = work.get();
+    o.workspace_bytes = sizeof(uint32_t);
+    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto out = dC.download();
+    EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
+    // The detection pass's verdict, which picked the path: bit 0/1 A/B outside the triangle,
+    // bit 2 something not finite. (The dense launches alone would pass the check above: this
+    // pins the gate.) The small kernel needs no pass and leaves the workspace alone.
+    const uint32_t want = std::string(kernel) != "sm90_tf32x3"             ? garbage
+                          : kind == test::Kind::Triangular                ? 0u
+                          : kind == test::Kind::TriangularNonFinite       ? 4u
+                          : kind == test::Kind::NonFinite                 ? 7u
+                                                                          : 3u;
+    EXPECT_EQ(work.download()[0], want) << "detection flags";  // n >= 4: both triangles exist
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = n; j < ldc; ++j)
+        ASSERT_TRUE(std::isnan(out[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
+    EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+    EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,0 +1,131 @@
+// simt_small_fp32: the small-n kernel. For n up to a few hundred the 128×128-tile kernels leave
+// most of the GPU idle and wait on a few long k loops; this one gives every 32×32 tile of C's
+// triangle its own block (a diagonal of tiles per wave, longest bands first), computes it in
+// plain fp32 FFMA (exact fp32 semantics: at least as accurate as 3xTF32) and zeroes the mirror
+// tile in the same block. No fix-up pass, no tensor map: one launch.
+//
+// C is computed as it lies: the Upper product tile (I ≤ J) sums k over [32·I, 32·J + 32), the
+// Lower one (I ≥ J) over [32·J, 32·I + 32); the triangle's structural zeros are never loaded.
+// Path::Exact (Structure::Detect at small n) sums every k of the operands as they are, so noise,
+// NaN and Inf land where the dense product puts them.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda/check.hpp"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+
+namespace trimm::kernels {
+namespace {
+
+constexpr int kT = 32;                   // output tile (kT × kT) and k per stage
+constexpr int kThreads = 256;            // 32 columns × 8 row groups
+constexpr int kRows = kT * kT / kThreads;  // rows of the tile per thread
+static_assert(kThreads % kT == 0 && kT % (kThreads / kT) == 0, "whole rows per thread group");
+
+// Tile `idx` of the triangle, longest bands first: diagonal d = t-1, t-2, ..., 0 of the tile
+// grid (t tiles per side), each from its first tile on. (I, J) is in C's fill triangle.
+__device__ void tile_of(int64_t idx, int t, bool upper, int* I, int* J) {
+  int d = t - 1;
+  while (idx >= t - d) idx -= t - d, --d;
+  const int i = int(idx);
+  *I = upper ? i : i + d;
+  *J = upper ? i + d : i;
+}
+
+// One k stage of operands in registers: A(m0 + r, k0 + c) and B(k0 + r, n0 + c) for this
+// thread's rows r = ty + 8·q and column c = tx, zero where a structural zero (unless dense) or
+// past n. Loads are predicated: nothing outside the band or the triangle is read.
+struct Stage {
+  float a[kRows], b[kRows];
+};
+template <bool kDense>
+__device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t ldb, int64_t n,
+                           bool upper, int64_t m0, int64_t n0, int64_t k0, int tx, int ty,
+                           Stage& s) {
+#pragma unroll
+  for (int q = 0; q < kRows; ++q) {
+    const int64_t r = ty + (kThreads / kT) * q;
+    const int64_t am = m0 + r, ak = k0 + tx, bk = k0 + r, bn = n0 + tx;
+    const bool a_in = am < n && ak < n && (kDense || (upper ? ak >= am : ak <= am));
+    const bool b_in = bk < n && bn < n && (kDense || (upper ? bk <= bn : bk >= bn));
+    s.a[q] = a_in ? A[am * lda + ak] : 0.f;
+    s.b[q] = b_in ? B[bk * ldb + bn] : 0.f;
+  }
+}
+
+template <bool kDense>
+__global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, int64_t batch_offset) {
+  if (gated_off(p.gate, kDense ? Path::Exact : Path::Structured)) return;
+  __shared__ float As[kT][kT + 1];  // (m, k), padded: a column is read across a warp's rows
+  __shared__ float Bs[kT][kT];      // (k, n)
+  const bool upper = p.fill == Fill::Upper;
+  const int t = int((p.n + kT - 1) / kT);
+  int I, J;
+  tile_of(blockIdx.x, t, upper, &I, &J);
+  const int64_t b = batch_offset + blockIdx.y;
+  const float* A = p.A + b * p.stride_a;
+  const float* B = p.B + b * p.stride_b;
+  float* C = p.C + b * p.stride_c;
+  const int tx = threadIdx.x % kT, ty = threadIdx.x / kT;
+  const int64_t m0 = int64_t(I) * kT, n0 = int64_t(J) * kT;
+
+  // The mirror tile (J, I), in C's other triangle, is this block's to zero.
+  if (I != J) zero_region<false>(C, p.ldc, p.n, n0, m0, kT, kT, threadIdx.x, kThreads);
+
+  // k band: between the tile's diagonal ends (every k when dense).
+  const int64_t k_begin = kDense ? 0 : int64_t(std::min(I, J)) * kT;
+  const int64_t k_end = kDense ? p.n : std::min<int64_t>(p.n, int64_t(std::max(I, J) + 1) * kT);
+  float acc[kRows] = {};
+  Stage next;
+  load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k_begin, tx, ty, next);
+  for (int64_t k0 = k_begin; k0 < k_end; k0 += kT) {
+    __syncthreads();  // the previous stage's reads of As/Bs are done
+#pragma unroll
+    for (int q = 0; q < kRows; ++q) {
+      As[ty + (kThreads / kT) * q][tx] = next.a[q];
+      Bs[ty + (kThreads / kT) * q][tx] = next.b[q];
+    }
+    __syncthreads();
+    // The next stage's loads are in flight while this one multiplies.
+    if (k0 + kT < k_end)
+      load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k0 + kT, tx, ty, next);
+#pragma unroll 8
+    for (int kk = 0; kk < kT; ++kk) {
+      const float bv = Bs[kk][tx];
+#pragma unroll
+      for (int q = 0; q < kRows; ++q) acc[q] = fmaf(As[ty + (kThreads / kT) * q][kk], bv, acc[q]);
+    }
+  }
+
+  // Epilogue: the tile, with the other triangle's part of a diagonal tile written as zero.
+#pragma unroll
+  for (int q = 0; q < kRows; ++q) {
+    const int64_t m = m0 + ty + (kThreads / kT) * q, col = n0 + tx;
+    if (m >= p.n || col >= p.n) continue;
+    const bool outside = upper ? m > col : m < col;
+    C[m * p.ldc + col] = outside ? 0.f : acc[q];
+  }
+}
+
+}  // namespace
+
+void launch_simt_small_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
+  const int64_t t = (p.n + kT - 1) / kT;
+  const int64_t tiles = t * (t + 1) / 2;
+  if (tiles > INT32_MAX) throw InvalidArgument("simt_small_fp32: n = " + std::to_string(p.n) +
+                                               " has more tiles than one grid holds");
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
+    const dim3 grid(unsigned(tiles), unsigned(std::min(kMaxGridY, p.batch - b0)));
+    if (p.path == Path::Exact)
+      simt_small_fp32_kernel<true><<<grid, kThreads, 0, stream>>>(p, b0);
+    else
+      simt_small_fp32_kernel<false><<<grid, kThreads, 0, stream>>>(p, b0);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+}  // namespace trimm::kernels
