@@ -8,6 +8,7 @@
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
 #   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
+#   BENCH_EXTRA="args; args"               (extra bench runs with their own arguments)
 #   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
 # At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
 # bench (text and JSON), sass, ncu.
@@ -59,7 +60,18 @@ if has bench; then
     note "trimm bench ${BENCH_ARGS:-} --kernel $k --no-anchors"
     "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --kernel "$k" --no-anchors 2>&1 | log || status=1
   done
+  # BENCH_EXTRA="--sizes 64,256 --kernel simt_small_fp32; --sizes 4096 --noisy --structure detect"
+  IFS=';' read -ra extra_runs <<< "${BENCH_EXTRA:-}"
+  for args in "${extra_runs[@]}"; do
+    note "trimm bench $args"
+    # shellcheck disable=SC2086
+    "$build/tools/cli/trimm" bench $args 2>&1 | grep -vE "^trimm: seed|^trimm bench on" | log || status=1
+  done
   "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --json > "$out/bench.json" 2>/dev/null || status=1
+fi
+if has kernelbench; then
+  note "kernelbench_eval"
+  python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
 fi
 if has sanitize; then
   for tool in memcheck racecheck synccheck; do
@@ -89,14 +101,10 @@ if has python; then
   note "python: argument errors (a C++ exception through the extension)"
   (cd "$root/python/tests" &&
     python3 -c "import torch; torch.zeros(2, 3) @ torch.zeros(2, 3)" 2>&1 | tail -1;
-    echo "torch's own error: exit $?";
+    echo "torch's own error: exit ${PIPESTATUS[0]}";
     python3 -c "import torch, trimm; trimm.triu_matmul(torch.rand(4, 5), torch.rand(5, 4))" 2>&1 |
       grep -E "Error|Segmentation" | head -3;
     python3 -m pytest -q -x -k bad_arguments . 2>&1 | tail -2) 2>&1 | log || status=1
-fi
-if has kernelbench; then
-  note "kernelbench_eval"
-  python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
 fi
 if has sass; then
   note sass
