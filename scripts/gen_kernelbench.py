@@ -7,6 +7,7 @@ torch.utils.cpp_extension.load_inline when it is imported or exec'd from a strin
 
     scripts/gen_kernelbench.py           # (re)write the file
     scripts/gen_kernelbench.py --check   # exit 1 if the committed file is not what this writes
+    scripts/gen_kernelbench.py --check --emit-cuda unit.cu   # and write its CUDA unit
 """
 import argparse
 import os
@@ -162,7 +163,15 @@ def render():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed file is stale")
+    ap.add_argument("--emit-cuda", metavar="PATH",
+                    help="also write the amalgamated CUDA unit there (for a compile test: the "
+                         "library's files share one translation unit in the KernelBench file)")
     args = ap.parse_args()
+    if args.emit_cuda:
+        seen = set()
+        with open(args.emit_cuda, "w") as f:
+            f.write("\n".join(amalgamate([os.path.join(ROOT, u) for u in library_units()], seen)))
+            f.write("\n")
     text = render()
     if args.check:
         current = open(OUT).read() if os.path.exists(OUT) else ""

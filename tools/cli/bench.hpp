@@ -20,6 +20,7 @@ struct BenchConfig {
   // GPU: the inputs' other triangle. Triangular: zeros (KernelBench's problem); Noisy: uniform
   // [0, 0.01) noise (what stress suites add). Only Structure::Detect rows are right on noise.
   bool noisy = false;
+  bool normal = false;  // GPU: N(0, 1) in the triangle instead of uniform [0, 1) (randn-style)
   std::vector<Structure> structures{Structure::Triangular};  // trimm rows per precision
 };
 

@@ -44,9 +44,10 @@ struct Buf {
   Buf& operator=(const Buf&) = delete;
 };
 
-// triu(uniform[0,1)) from a counter-based hash: reproducible for a seed, no cuRAND state;
+// triu(uniform[0,1)) (or N(0, 1)) from a counter-based hash: reproducible for a seed, no cuRAND
+// state;
 // below the diagonal `noise` times uniform [0, 1) (0: exactly triangular).
-__global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed, float noise) {
+__global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed, float noise, bool normal) {
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= n * n) return;
   const int64_t i = idx / n, j = idx % n;
@@ -55,7 +56,11 @@ __global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed, float nois
   h *= 0xBF58476D1CE4E5B9ull;
   h ^= h >> 29;
   const float u = float(h >> 40) * (1.0f / 16777216.0f);
-  x[idx] = j >= i ? u : noise * u;
+  // normal: N(0, 1) by Box-Muller from the hash's two halves (signs: sums cancel).
+  const float u1 = (float((h >> 8) & 0xFFFFFFu) + 1.0f) * (1.0f / 16777217.0f);
+  const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u);
+  const float v = normal ? z : u;
+  x[idx] = j >= i ? v : noise * u;
 }
 
 // The triu half of torch.triu(A @ B): a fresh output with the lower part zeroed.
@@ -194,8 +199,8 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   Buf<float> A(nn), B(nn), tmp(nn), ref32(nn), C(nn);
   Buf<double> ref64(nn);
   const float noise = cfg.noisy ? 0.01f : 0.f;
-  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1, noise);
-  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2, noise);
+  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1, noise, cfg.normal);
+  fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2, noise, cfg.normal);
   BENCH_CUDA(cudaGetLastError());
   // Noisy inputs: the dense product's triangle (every k), as torch computes it.
   kernels::launch_naive_fp64_reference(Fill::Upper, n, A.p, n, B.p, n, ref64.p, n, nullptr,

@@ -40,6 +40,8 @@ bench options:
                      = Detect are labelled detect (GPU)
   --noisy            inputs with uniform [0, 0.01) noise below the diagonal, judged against the
                      dense product's triangle; no cuBLAS anchors (they assume zeros) (GPU)
+  --normal           N(0, 1) values in the triangles instead of uniform [0, 1): signs, sums that
+                     cancel (torch.randn-style) (GPU)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
@@ -132,6 +134,7 @@ int bench(int argc, char** argv) {
     else if (a == "--no-anchors") cfg.anchors = false;
     else if (a == "--structure") structure = value();
     else if (a == "--noisy") cfg.noisy = true;
+    else if (a == "--normal") cfg.normal = true;
     else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
     else if (a == "--json") json = true;
     else if (a == "--help" || a == "-h") {
@@ -160,7 +163,7 @@ int bench(int argc, char** argv) {
   else if (structure == "detect") cfg.structures = {Structure::Detect};
   else if (structure != "triangular")
     usage_error("--structure: expected triangular, detect or both, got '" + structure + "'");
-  if (cfg.noisy && !gpu) usage_error("--noisy: GPU bench only");
+  if ((cfg.noisy || cfg.normal) && !gpu) usage_error("--noisy, --normal: GPU bench only");
   if (!seeded) cfg.seed = std::random_device{}();
   std::vector<Row> rows;
   std::string where = "CPU (OpenBLAS)";

@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "cuda/check.hpp"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 
 namespace trimm::kernels {
+namespace simt_small {
 namespace {
 
 constexpr int kT = 32;                   // output tile (kT × kT) and k per stage
@@ -110,9 +112,7 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
   }
 }
 
-}  // namespace
-
-void launch_simt_small_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
+void launch(const Problem& p, Stream stream) {
   const int64_t t = (p.n + kT - 1) / kT;
   const int64_t tiles = t * (t + 1) / 2;
   if (tiles > INT32_MAX) throw InvalidArgument("simt_small_fp32: n = " + std::to_string(p.n) +
@@ -126,6 +126,13 @@ void launch_simt_small_fp32(const Problem& p, const DeviceInfo&, Stream stream) 
       simt_small_fp32_kernel<false><<<grid, kThreads, 0, stream>>>(p, b0);
     TRIMM_CUDA_CHECK(cudaGetLastError());
   }
+}
+
+}  // namespace
+}  // namespace simt_small
+
+void launch_simt_small_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
+  simt_small::launch(p, stream);
 }
 
 }  // namespace trimm::kernels
