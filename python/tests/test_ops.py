@@ -128,6 +128,16 @@ def test_bad_arguments_raise_like_torch(A, B, match):
         trimm.triu_matmul(A, B)
 
 
+@pytest.mark.parametrize("A,B,match", [
+    (torch.rand(4, 5), torch.rand(5, 4), "square"),
+    (torch.randint(0, 3, (5, 5)), torch.randint(0, 3, (5, 5)), "float32"),
+])
+def test_bad_arguments_raise_in_the_operator_too(A, B, match):
+    """The C++ operator checks for itself (torch.ops.trimm.* called directly)."""
+    with pytest.raises(RuntimeError, match=match):
+        torch.ops.trimm.triu_matmul(A, B)
+
+
 def test_opcheck_and_compile():
     A, B = torch.rand(3, 20, 20), torch.rand(20, 20)
     torch.library.opcheck(torch.ops.trimm.triu_matmul.default, (A, B),

@@ -18,17 +18,32 @@ from . import _C  # noqa: F401  (registers torch.ops.trimm.*)
 __all__ = ["triu_matmul", "tril_matmul"]
 
 
+_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
+
+
 def _check(name, A, B):
+    """The operators' argument checks, as their C++ kernels make them: the eager wrappers below
+    run them before dispatch, so that a bad call raises here (on one GPU machine's PyTorch an
+    exception thrown inside the extension crashed the process instead; bench/NOTES.md)."""
     torch._check(A.dim() >= 2 and B.dim() >= 2,
                  lambda: f"{name}: expected A and B with at least 2 dimensions, "
                          f"got A of shape {tuple(A.shape)} and B of shape {tuple(B.shape)}")
+    torch._check(A.device == B.device,
+                 lambda: f"{name}: expected A and B on the same device, got {A.device} and {B.device}")
     torch._check(A.dtype == B.dtype,
                  lambda: f"{name}: expected A and B of the same dtype, got {A.dtype} and {B.dtype}")
+    torch._check(A.dtype in _DTYPES,
+                 lambda: f"{name}: expected float32, float64, float16 or bfloat16, got {A.dtype}")
     n = A.shape[-1]
     torch._check(A.shape[-2] == n and B.shape[-2] == n and B.shape[-1] == n,
                  lambda: f"{name}: expected square n x n matrices of one n, "
                          f"got A of shape {tuple(A.shape)} and B of shape {tuple(B.shape)}")
-    return (*torch.broadcast_shapes(A.shape[:-2], B.shape[:-2]), n, n)
+    try:
+        batch = torch.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    except RuntimeError:
+        raise RuntimeError(f"{name}: the size of A's batch dimensions {tuple(A.shape[:-2])} must "
+                           f"broadcast with B's {tuple(B.shape[:-2])}, as in torch.matmul") from None
+    return (*batch, n, n)
 
 
 @torch.library.register_fake("trimm::triu_matmul")
@@ -74,9 +89,13 @@ torch.library.register_autograd("trimm::tril_matmul", _autograd(torch.ops.trimm.
 
 def triu_matmul(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
     """torch.triu(torch.matmul(A, B)) for square matrices (see the module's docstring)."""
+    if not torch.compiler.is_compiling():  # compiled, the fake implementation checks
+        _check("trimm.triu_matmul", A, B)
     return torch.ops.trimm.triu_matmul(A, B)
 
 
 def tril_matmul(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
     """torch.tril(torch.matmul(A, B)) for square matrices (see the module's docstring)."""
+    if not torch.compiler.is_compiling():  # compiled, the fake implementation checks
+        _check("trimm.tril_matmul", A, B)
     return torch.ops.trimm.tril_matmul(A, B)
