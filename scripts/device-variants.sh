@@ -5,6 +5,8 @@
 # twice, with each kernel of VAR_KERNELS forced at VAR_SIZES.
 #   VARIANTS=bench/variants/sm90_probes.txt   lines: <name> <file> <sed expression>
 #                                             (several lines per name: all apply; '#' comments)
+#                                             or <name> <file> <<path>: the file replaced by
+#                                             <path> (e.g. another version kept under bench/)
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
 # The unmodified tree is variant "base". Output: $OUT/variants.txt.
@@ -24,7 +26,11 @@ while read -r name file expr; do
     cp -r "$root"/{CMakeLists.txt,cmake,include,src,tools,tests,bench} "$work/$name"/
     names+=("$name")
   fi
-  sed -i -e "$expr" "$work/$name/$file"
+  if [[ "$expr" == "<"* ]]; then  # '<path': the file replaced by that one (another version)
+    cp "$root/${expr#<}" "$work/$name/$file"
+  else
+    sed -i -e "$expr" "$work/$name/$file"
+  fi
 done < "${VARIANTS:?}"
 build() {  # source dir, build dir, targets
   local src=$1 dir=$2 tests=OFF; shift 2
