@@ -29,7 +29,13 @@ while read -r name file expr; do
   if [[ "$expr" == "<"* ]]; then  # '<path': the file replaced by that one (another version)
     cp "$root/${expr#<}" "$work/$name/$file"
   else
+    before=$(md5sum < "$work/$name/$file")
     sed -i -e "$expr" "$work/$name/$file"
+    # A probe whose pattern no longer matches would silently time the base kernel.
+    if [ "$before" = "$(md5sum < "$work/$name/$file")" ]; then
+      echo "variant $name: '$expr' changed nothing in $file" >&2
+      exit 1
+    fi
   fi
 done < "${VARIANTS:?}"
 build() {  # source dir, build dir, targets
