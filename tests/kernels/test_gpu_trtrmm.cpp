@@ -49,6 +49,27 @@ std::vector<double> reference(Fill fill, const Shape& s, const float* dA, const 
   return ref;
 }
 
+// Every kernel of the dispatch table, by name: the suites below force each in turn.
+std::vector<std::string> every_kernel() {
+  std::vector<std::string> names;
+  for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
+    names.emplace_back(e->name);
+  return names;
+}
+
+// Whether a forced kernel runs on this device; if not (an sm_90a kernel elsewhere), says so.
+bool runs_here(const std::string& kernel, int64_t n) {
+  Options o;
+  o.kernel = kernel;
+  try {
+    selected_kernel(n, o);
+    return true;
+  } catch (const InvalidArgument& e) {
+    std::printf("[ SKIPPED  ] %s: %s\n", kernel.c_str(), e.what());
+    return false;
+  }
+}
+
 bool needs_tma(const std::string& kernel) {
   for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end(); ++e)
     if (kernel == e->name) return e->needs_tma;
@@ -195,8 +216,7 @@ const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 10
 
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm,
-    ::testing::Combine(::testing::Values("simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3",
-                                         "sm90_tf32", "naive_fp32"),
+    ::testing::Combine(::testing::ValuesIn(every_kernel()),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
@@ -289,16 +309,8 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
   std::vector<float> C(static_cast<size_t>(batch * stride));
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
-  for (const char* kernel :
-       {"simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
-    Options probe;
-    probe.kernel = kernel;
-    try {
-      selected_kernel(n, probe);
-    } catch (const InvalidArgument& e) {
-      std::printf("[ SKIPPED  ] %s: %s\n", kernel, e.what());  // an sm_90a kernel elsewhere
-      continue;
-    }
+  for (const std::string& kernel : every_kernel()) {
+    if (!runs_here(kernel, n)) continue;
     dC.upload(C);
     Options o;
     o.kernel = kernel;
@@ -324,16 +336,10 @@ TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
   const int64_t batch = 3, ld = (n + 3) / 4 * 4 + 4;
   const int64_t lda = ld, ldb = ld + 4, ldc = ld + 8;
   const int64_t sb = n * ldb + 8, sc = n * ldc + 12;
-  for (const char* kernel :
-       {"simt_small_fp32", "simt_fp32", "sm80_tf32x3", "sm90_tf32x3", "sm90_tf32", "naive_fp32"}) {
+  for (const std::string& kernel : every_kernel()) {
+    if (!runs_here(kernel, n)) continue;
     Options o;
     o.kernel = kernel;
-    try {
-      selected_kernel(n, o);
-    } catch (const InvalidArgument& e) {
-      std::printf("[ SKIPPED  ] %s: %s\n", kernel, e.what());  // an sm_90a kernel elsewhere
-      continue;
-    }
     for (const bool share_a : {false, true}) {
       const int64_t sa = share_a ? 0 : n * lda + 4;
       std::vector<float> A, B, C(static_cast<size_t>(batch * sc));
