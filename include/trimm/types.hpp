@@ -29,8 +29,9 @@ enum class Precision { Auto, Ieee, Fp32, Tf32 };
 // Triangular: BLAS semantics (see Fill): the other strict triangle of A and B is never read.
 // Detect: C = triu(A·B) (or tril) of A and B exactly as they are, the dense product's semantics:
 //   noise in the other triangle counts, and NaN and Inf land where the dense product puts them
-//   (Inf·0 = NaN). A pass over A and B finds the structure actually present; triangular finite
-//   inputs then take the structured path, the rest a general one that computes only C's triangle.
+//   (Inf·0 = NaN). The structured product runs first and checks, while it multiplies, what A and
+//   B hold outside their triangles and whether its output is finite; inputs that are not
+//   triangular then take a general path that computes only C's triangle over every k.
 enum class Structure { Triangular, Detect };
 
 const char* to_string(Fill fill);
@@ -46,7 +47,7 @@ struct Options {
   std::string kernel;
   Structure structure = Structure::Triangular;
   // Structure::Detect on the GPU: 4 bytes of device memory, 4-byte aligned, that the call may
-  // overwrite (the detection pass's flags). Calls that may run at the same time need their own.
+  // overwrite (the flags that choose the path). Calls that may run at the same time need their own.
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
 };

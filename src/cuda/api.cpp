@@ -68,9 +68,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
     return k.launch(p, dev, stream);
   }
 
-  // Structure::Detect: the detection pass sets a device word; the structured launch and the
-  // general one both go out, and every block of the one that does not apply returns at once.
-  // No host sync.
+  // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
+  // find in A's and B's other triangles and any output that is not finite; the general launch
+  // and then the exact one are gated on those flags (every block of a launch that does not
+  // apply returns at once). Each rewrites all of C's triangle, so the last that runs decides.
   if (std::string(k.name) != "sm90_tf32x3")
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs on sm_90 with precision auto or fp32 and "
@@ -78,11 +79,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           k.name + "'");
   auto* flag = static_cast<uint32_t*>(options.workspace);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
-  kernels::launch_detect_structure(p, dev, flag, stream);
   p.gate = flag;
-  k.launch(p, dev, stream);  // flag 0: triangular and finite
+  k.launch(p, dev, stream);  // the triangular product; sets the flags
   p.path = kernels::Path::Dense;
-  k.launch(p, dev, stream);  // not triangular, finite: every k on the tensor cores
+  k.launch(p, dev, stream);  // not triangular, all finite: every k on the tensor cores
   p.path = kernels::Path::Exact;
   kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }

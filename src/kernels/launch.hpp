@@ -8,11 +8,19 @@
 
 namespace trimm::kernels {
 
-// Which computation a launch does. Structured: the triangular product (flag 0). Dense: every k,
-// no triangle masks, on the tensor cores (flag 1-3: not triangular, all finite). Exact: every k in
-// plain fp32 FMA (flag has bit 2: something is not finite; 3xTF32's split cannot carry Inf, whose
-// cross terms with a zero small part are NaN).
+// Which computation a launch does. Structured: the triangular product. Dense: every k, no
+// triangle masks, on the tensor cores. Exact: every k in plain fp32 FMA (3xTF32's split cannot
+// carry Inf: its cross terms with a zero small part are NaN). Under Structure::Detect the
+// structured launch always runs and sets the flags below; Dense and Exact are gated on them.
 enum class Path : uint8_t { Structured, Dense, Exact };
+
+// Structure::Detect's flags, ORed into *Problem::gate (zero before the structured launch).
+// That launch's spare warps read the triangles of A and B that should be zero (kOutside*: a
+// nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there), and every launch flags
+// an output it computed that is not finite (kNonFiniteOut: a NaN or Inf inside the triangles
+// reached it, as every element of A's and B's triangles reaches C's diagonal block; or a sum
+// overflowed).
+constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u;
 
 // One (possibly batched) problem, already validated. Element (i, j) of matrix b of X is
 // X[b·stride_x + i·ldx + j].
@@ -26,9 +34,9 @@ struct Problem {
   float* C;
   int64_t ldc, stride_c;
   int64_t batch;
-  // Structure::Detect: the device word the detection pass sets (see launch_detect_structure).
-  // A launch with a gate runs only for the flag values of its path (gated_off); without, always.
-  const uint32_t* gate = nullptr;
+  // Structure::Detect: the device word of flags (kOutsideA ...) that the structured launch sets and
+  // the general launches are gated on (gated_off); without, every launch runs.
+  uint32_t* gate = nullptr;
   Path path = Path::Structured;
 };
 
@@ -43,10 +51,6 @@ struct DeviceInfo {
   int sms;  // multiprocessors
 };
 
-// The detection pass: ORs into *flag bit 0 if A is nonzero outside its `fill` triangle, bit 1
-// likewise for B, bit 2 if anything in A or B is not finite. *flag must be zero before.
-void launch_detect_structure(const Problem& p, const DeviceInfo& dev, uint32_t* flag,
-                             Stream stream);
 
 void launch_simt_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_small_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);

@@ -45,7 +45,9 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
                   int64_t stride_c, int64_t batch, cudaStream_t stream, bool exact = false,
                   const uint32_t* gate = nullptr) {
   const dim3 block(32, 8);
-  constexpr int64_t kMaxGridX = 64, kMaxGridY = 128;  // 8192 blocks at most per batch slice
+  // 512 blocks at most per batch slice: Structure::Detect queues this launch after every call,
+  // and when its gate turns it off, each block only reads the flags.
+  constexpr int64_t kMaxGridX = 16, kMaxGridY = 32;
   const dim3 grid(unsigned(std::min(kMaxGridX, (n + 31) / 32)),
                   unsigned(std::min(kMaxGridY, (n + 7) / 8)));
   constexpr int64_t kMaxGridZ = 65535;

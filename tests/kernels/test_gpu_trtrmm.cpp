@@ -479,15 +479,23 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
     TEST_CUDA(cudaGetLastError());
     const auto out = dC.download();
     EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
-    // The detection pass's verdict, which picked the path: bit 0/1 A/B outside the triangle,
-    // bit 2 something not finite. (The dense launches alone would pass the check above: this
-    // pins the gate.) The small kernel needs no pass and leaves the workspace alone.
-    const uint32_t want = std::string(kernel) != "sm90_tf32x3"             ? garbage
-                          : kind == test::Kind::Triangular                ? 0u
-                          : kind == test::Kind::TriangularNonFinite       ? 4u
-                          : kind == test::Kind::NonFinite                 ? 7u
-                                                                          : 3u;
-    EXPECT_EQ(work.download()[0], want) << "detection flags";  // n >= 4: both triangles exist
+    // The flags that picked the path (the dense launches alone would pass the check above: this
+    // pins the gate): kOutsideA | kOutsideB where the other triangles hold anything, and a
+    // non-finite flag exactly where something is not finite (inside the triangles the structured
+    // product's output finds it: every element reaches C's diagonal block). The small kernel
+    // needs no flags and leaves the workspace alone.
+    const uint32_t flags = work.download()[0];
+    if (std::string(kernel) != "sm90_tf32x3") {
+      EXPECT_EQ(flags, garbage) << "workspace written";
+    } else {
+      const bool triangular =
+          kind == test::Kind::Triangular || kind == test::Kind::TriangularNonFinite;
+      const bool nonfinite =
+          kind == test::Kind::NonFinite || kind == test::Kind::TriangularNonFinite;
+      EXPECT_EQ(flags & 3u, triangular ? 0u : 3u) << "flags " << flags;  // n >= 4
+      EXPECT_EQ((flags & 12u) != 0u, nonfinite) << "flags " << flags;
+      if (kind == test::Kind::TriangularNonFinite) EXPECT_EQ(flags, 8u);
+    }
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = n; j < ldc; ++j)
         ASSERT_TRUE(std::isnan(out[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
@@ -507,6 +515,105 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(test::name(std::get<0>(info.param))) + "_" +
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
     });
+
+// The scan of the other triangles, pinned: one value in A's or B's other triangle, at the first,
+// a middle or the last column that triangle has in a row (the 16-byte chunk edges, the scalar
+// tail of odd n), or in the triangle's last row; a tiny nonzero, NaN or Inf. Each must send the
+// call to the right path (flags) and give the dense product's triangle. And batches: the value
+// in one entry of a batch, with A shared by the batch (stride 0).
+class GpuDetectPinned : public GpuDetect {};
+
+TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const int64_t n : {5, 7, 130, 257}) {
+      if (n > test::max_n()) continue;
+      const int64_t ld = (n + 3) / 4 * 4 + 4;
+      const auto A0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+      const auto B0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+      // (row, column) outside the triangle: the other triangle's row r spans [0, r) (upper) or
+      // (r, n) (lower); r is a middle row or the row with the most of it.
+      const int64_t mid = n / 2, full = fill == Fill::Upper ? n - 1 : 0;
+      auto span = [&](int64_t r) {
+        return fill == Fill::Upper ? std::pair<int64_t, int64_t>{0, r}
+                                   : std::pair<int64_t, int64_t>{r + 1, n};
+      };
+      std::vector<std::pair<int64_t, int64_t>> where;
+      for (const int64_t r : {mid, full}) {
+        const auto [lo, hi] = span(r);
+        for (const int64_t c : {lo, (lo + hi) / 2, hi - 1}) where.push_back({r, c});
+      }
+      for (const auto& [r, c] : where)
+        for (const bool in_a : {true, false})
+          for (const float v : {1e-30f, test::kNaN<float>, inf}) {
+            SCOPED_TRACE(std::string(to_string(fill)) + " n=" + std::to_string(n) + " " +
+                         (in_a ? "A" : "B") + "(" + std::to_string(r) + ", " +
+                         std::to_string(c) + ") = " + std::to_string(v));
+            auto A = A0, B = B0;
+            (in_a ? A : B)[size_t(r * ld + c)] = v;
+            std::vector<double> ref(static_cast<size_t>(n * n));
+            cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+            std::vector<float> C(static_cast<size_t>(n * ld));
+            test::poison(C);
+            DeviceBuffer<float> dA(A), dB(B), dC(C);
+            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+            Options o;
+            o.kernel = "sm90_tf32x3";
+            o.structure = Structure::Detect;
+            o.workspace = work.get();
+            o.workspace_bytes = sizeof(uint32_t);
+            trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
+            TEST_CUDA(cudaGetLastError());
+            const uint32_t flags = work.download()[0];
+            EXPECT_EQ(flags & 3u, in_a ? 1u : 2u) << "flags " << flags;
+            EXPECT_EQ((flags & 4u) != 0u, !std::isfinite(v)) << "flags " << flags;
+            // allclose: 1e-30 times an integer on the tensor cores is not exact in fp32.
+            EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, false));
+          }
+    }
+}
+
+TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::min<int64_t>(200, test::max_n()), ld = (n + 3) / 4 * 4, batch = 3;
+  const int64_t stride = n * ld;
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const bool in_a : {true, false}) {
+      SCOPED_TRACE(std::string(to_string(fill)) + (in_a ? " noise in shared A" : " noise in B[2]"));
+      // A shared by the batch (stride 0); B and C: `batch` matrices. One value outside the
+      // triangle: in A, or in the last batch entry of B.
+      auto A = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+      std::vector<float> B;
+      for (int64_t b = 0; b < batch; ++b) {
+        const auto m = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+        B.insert(B.end(), m.begin(), m.end());
+      }
+      const int64_t r = fill == Fill::Upper ? n - 1 : 0, c = fill == Fill::Upper ? 1 : n - 2;
+      if (in_a) A[size_t(r * ld + c)] = 3.f;
+      else B[size_t((batch - 1) * stride + r * ld + c)] = 3.f;
+      std::vector<float> C(static_cast<size_t>(batch * stride));
+      test::poison(C);
+      DeviceBuffer<float> dA(A), dB(B), dC(C);
+      DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+      Options o;
+      o.kernel = "sm90_tf32x3";
+      o.structure = Structure::Detect;
+      o.workspace = work.get();
+      o.workspace_bytes = sizeof(uint32_t);
+      trtrmm_strided_batched(fill, n, dA.get(), ld, 0, dB.get(), ld, stride, dC.get(), ld, stride,
+                             batch, nullptr, o);
+      TEST_CUDA(cudaGetLastError());
+      EXPECT_EQ(work.download()[0], in_a ? 1u : 2u);
+      const auto out = dC.download();
+      for (int64_t b = 0; b < batch; ++b) {
+        std::vector<double> ref(static_cast<size_t>(n * n));
+        cpu::reference_dense(fill, n, A.data(), ld, B.data() + b * stride, ld, ref.data(), n);
+        EXPECT_TRUE(test::matches_dense(fill, n, out.data() + b * stride, ld, ref, true))
+            << "batch entry " << b;
+      }
+    }
+}
 
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {

@@ -70,7 +70,7 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
     if (fixups > 0) {
       constexpr int kSubTiles = (kTile / 32) * (kTile / 32);
       fixup_split_tiles<kTile><<<dim3(unsigned(fixups * kSubTiles), nb), dim3(32, 8), 0, stream>>>(
-          p.C, p.ldc, p.stride_c, s, trans, b0, p.gate);
+          p.C, p.ldc, p.stride_c, s, trans, b0);
       TRIMM_CUDA_CHECK(cudaGetLastError());
     }
   }

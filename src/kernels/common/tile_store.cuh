@@ -19,16 +19,30 @@ struct OutView {
 };
 
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
-// first, before it writes anything. Exactly one path runs for any flag value.
+// first, before it writes anything. The structured launch always runs (it sets the flags); the
+// general one reruns every tile where A or B is not triangular, unless something is not finite;
+// then the exact one reruns everything, last.
 __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
   if (gate == nullptr) return false;
   const uint32_t f = *gate;
+  const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut)) != 0u;
   switch (path) {
-    case Path::Structured: return f != 0u;
-    case Path::Dense: return f == 0u || (f & 4u) != 0u;
-    case Path::Exact: return (f & 4u) == 0u;
+    case Path::Structured: return false;
+    case Path::Dense: return (f & (kOutsideA | kOutsideB)) == 0u || nonfinite;
+    case Path::Exact: return !nonfinite;
   }
   return true;
+}
+
+// Ors kNonFiniteOut into *gate (when there is one) if any of the warp's values is not
+// finite. Every lane of the warp calls it.
+template <int N>
+__device__ __forceinline__ void flag_nonfinite(uint32_t* gate, const float (&v)[N]) {
+  if (gate == nullptr) return;
+  bool bad = false;
+#pragma unroll
+  for (int i = 0; i < N; ++i) bad |= !(fabsf(v[i]) <= 3.402823466e38f);  // NaN compares false
+  if (__any_sync(0xffffffffu, bad) && threadIdx.x % 32 == 0) atomicOr(gate, kNonFiniteOut);
 }
 
 // Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros.
@@ -67,9 +81,7 @@ __device__ void zero_mirror(float* C, int64_t ldc, int64_t n, int bi, int bj, bo
 template <int TILE>
 __global__ void __launch_bounds__(256) fixup_split_tiles(float* C, int64_t ldc, int64_t stride_c,
                                                          sched::TriangleSchedule s, bool transposed,
-                                                         int64_t batch_offset,
-                                                         const uint32_t* gate) {
-  if (gated_off(gate, Path::Structured)) return;  // split tiles exist only there
+                                                         int64_t batch_offset) {
   constexpr int kSubs = TILE / 32;
   static_assert(TILE % 32 == 0, "whole 32x32 sub-tiles");
   __shared__ float t[32][33];

@@ -60,7 +60,6 @@ __device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t 
 
 template <bool kDense>
 __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, int64_t batch_offset) {
-  if (gated_off(p.gate, kDense ? Path::Exact : Path::Structured)) return;
   __shared__ float As[kT][kT + 1];  // (m, k), padded: a column is read across a warp's rows
   __shared__ float Bs[kT][kT];      // (k, n)
   const bool upper = p.fill == Fill::Upper;

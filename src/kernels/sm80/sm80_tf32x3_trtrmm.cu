@@ -129,7 +129,6 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  if (gated_off(p.gate, Path::Structured)) return;  // Structure::Detect found a general input
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
 

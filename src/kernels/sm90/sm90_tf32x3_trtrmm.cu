@@ -266,6 +266,57 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
   }
 }
 
+// --- Structure::Detect: the spare warps read what should be zero -----------------------------
+// Row i of A and of B outside the triangle: columns [0, i) (upper) or (i, n) (lower), the same
+// for both operands (A(m, k) with k < m, B(k, n) with n < k, upper). Any nonzero there (NaN too)
+// sets kOutsideA / kOutsideB, any NaN or Inf kNonFiniteOutside. The structured kernel itself
+// never reads these elements, so this costs the spare warps 64 MB of loads at n = 4096, spread
+// over the longest blocks and hidden under their multiply (streaming loads: nothing else reads
+// them, so they should not displace the operands from L2). Rows are 16-byte aligned (TMA).
+__device__ __forceinline__ uint32_t classify(float x, float y) {
+  auto nonfinite = [](float v) { return !(fabsf(v) <= 3.402823466e38f); };
+  return (x != 0.f ? kOutsideA : 0u) | (y != 0.f ? kOutsideB : 0u) |
+         (nonfinite(x) || nonfinite(y) ? kNonFiniteOutside : 0u);
+}
+// (32-bit columns, n < 2^31: the helper warps run on kProducerRegs registers.)
+template <bool kLower>
+__device__ uint32_t scan_outside_row(const float* a, const float* b, int n, int i, int t,
+                                     int threads) {
+  const int lo = kLower ? i + 1 : 0, hi = kLower ? n : i;  // [lo, hi)
+  const int vec_end = n / 4;  // whole 16-byte chunks: none reaches past column n - 1
+  const int c_end = min((hi + 3) / 4, vec_end);
+  uint32_t bits = 0;
+#pragma unroll 2
+  for (int c = lo / 4 + t; c < c_end; c += threads) {
+    const float4 x = __ldcs(reinterpret_cast<const float4*>(a) + c);
+    const float4 y = __ldcs(reinterpret_cast<const float4*>(b) + c);
+    const float xs[4] = {x.x, x.y, x.z, x.w}, ys[4] = {y.x, y.y, y.z, y.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (4 * c + e >= lo && 4 * c + e < hi) bits |= classify(xs[e], ys[e]);
+  }
+  for (int j = max(lo, 4 * vec_end) + t; j < hi; j += threads) bits |= classify(a[j], b[j]);
+  return bits;
+}
+
+// The rows of this launch's batch entries, round-robin over its first `scanners` blocks: those
+// hold the longest work units (longest-first order), under which the loads hide.
+template <bool kLower>
+__device__ void scan_outside(const Problem& p, int64_t batch_offset, int scanners, int t,
+                             int threads) {
+  const int64_t lb = int64_t(blockIdx.y) * gridDim.x + blockIdx.x;
+  if (lb >= scanners) return;
+  uint32_t bits = 0;
+  for (int64_t r = lb; r < int64_t(gridDim.y) * p.n; r += scanners) {
+    const int64_t b = batch_offset + r / p.n, i = r % p.n;
+    bits |= scan_outside_row<kLower>(p.A + b * p.stride_a + i * p.lda,
+                                     p.B + b * p.stride_b + i * p.ldb, int(p.n), int(i), t,
+                                     threads);
+  }
+  bits = __reduce_or_sync(0xffffffffu, bits);
+  if (t % 32 == 0 && bits != 0u) atomicOr(p.gate, bits);
+}
+
 // --- epilogue ---------------------------------------------------------------------------------
 // Accumulator r of lane (g, t) holds Cᵀ(n, m) with n = nl + (r/2) % 2 of the lane's box and
 // m = 8·(r/4) + 2t + r % 2: C(m, n) and C(m, n + 1) are registers 4j + b and 4j + 2 + b.
@@ -304,7 +355,7 @@ template <bool kLower, bool kSplit, bool kDense>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
-                              sched::TriangleSchedule s, int64_t batch_offset) {
+                              sched::TriangleSchedule s, int64_t batch_offset, int scanners) {
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer, so that the
   // compiler still knows the address space (else every access is a generic LD/ST).
@@ -314,7 +365,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;  // Structure::Detect chose the other launch
+  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;  // inputs triangular
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
   if (tid == 0) {
@@ -338,10 +389,13 @@ __global__ void __launch_bounds__(kThreads, 1)
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
-    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      const int ht = tid - 32 * (kProducerWarp + 1);
       // The mirror tile, in C's other triangle, is this block's to zero.
-      zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, tid - 32 * (kProducerWarp + 1),
-                        kHelperThreads);
+      if (sched::TriangleSchedule::zeroes_mirror(u))
+        zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
+      if (!kDense && p.gate != nullptr)
+        scan_outside<kLower>(p, batch_offset, scanners, ht, kHelperThreads);
     }
     return;
   }
@@ -358,6 +412,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int it = 0; it < steps; ++it)
     consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
 
+  flag_nonfinite(p.gate, acc);
   const OutView o{C, p.ldc, p.n};
   const bool diag = u.bi == u.bj;
   if (u.kind == sched::UnitKind::Chunk1)
@@ -427,9 +482,13 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
-  launch_over_triangle<kTile>(p, dev, blocks_per_sm<kernel>(dev.ordinal, kThreads, smem), kStep,
-                              kLower, [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
-                                kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0);
+  const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
+  // Structure::Detect: the first wave of blocks scans A's and B's other triangles.
+  const int scanners = p.gate != nullptr && !kDense ? dev.sms * per_sm : 0;
+  launch_over_triangle<kTile>(p, dev, per_sm, kStep, kLower,
+                              [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+                                kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0,
+                                                                         scanners);
                               }, stream);
 }
 
