@@ -4,6 +4,10 @@
 // plain fp32 FFMA (exact fp32 semantics: at least as accurate as 3xTF32) and zeroes the mirror
 // tile in the same block. No fix-up pass, no tensor map: one launch.
 //
+// A block's time is its band's global round trips: with one 32-k stage in flight, ~1.3 µs per
+// stage on the H200 (bench/NOTES.md), far more than the stage's multiply. So kAhead stages are
+// in flight, in a ring of registers, and shared memory is double-buffered (one barrier a stage).
+//
 // C is computed as it lies: the Upper product tile (I ≤ J) sums k over [32·I, 32·J + 32), the
 // Lower one (I ≥ J) over [32·J, 32·I + 32); the triangle's structural zeros are never loaded.
 // Path::Exact (Structure::Detect at small n) sums every k of the operands as they are, so noise,
@@ -25,6 +29,7 @@ namespace {
 constexpr int kT = 32;                   // output tile (kT × kT) and k per stage
 constexpr int kThreads = 256;            // 32 columns × 8 row groups
 constexpr int kRows = kT * kT / kThreads;  // rows of the tile per thread
+constexpr int kAhead = 4;                // stages in flight
 static_assert(kThreads % kT == 0 && kT % (kThreads / kT) == 0, "whole rows per thread group");
 
 // Tile `idx` of the triangle, longest bands first: diagonal d = t-1, t-2, ..., 0 of the tile
@@ -60,8 +65,8 @@ __device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t 
 
 template <bool kDense>
 __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, int64_t batch_offset) {
-  __shared__ float As[kT][kT + 1];  // (m, k), padded: a column is read across a warp's rows
-  __shared__ float Bs[kT][kT];      // (k, n)
+  __shared__ float As[2][kT][kT + 1];  // (m, k), padded: a column is read across a warp's rows
+  __shared__ float Bs[2][kT][kT];      // (k, n)
   const bool upper = p.fill == Fill::Upper;
   const int t = int((p.n + kT - 1) / kT);
   int I, J;
@@ -79,25 +84,38 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
   // k band: between the tile's diagonal ends (every k when dense).
   const int64_t k_begin = kDense ? 0 : int64_t(std::min(I, J)) * kT;
   const int64_t k_end = kDense ? p.n : std::min<int64_t>(p.n, int64_t(std::max(I, J) + 1) * kT);
+  auto load = [&](int64_t k0, Stage& st) {
+    if (k0 < k_end) load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k0, tx, ty, st);
+  };
   float acc[kRows] = {};
-  Stage next;
-  load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k_begin, tx, ty, next);
-  for (int64_t k0 = k_begin; k0 < k_end; k0 += kT) {
-    __syncthreads();  // the previous stage's reads of As/Bs are done
+  Stage ring[kAhead];
 #pragma unroll
-    for (int q = 0; q < kRows; ++q) {
-      As[ty + (kThreads / kT) * q][tx] = next.a[q];
-      Bs[ty + (kThreads / kT) * q][tx] = next.b[q];
-    }
-    __syncthreads();
-    // The next stage's loads are in flight while this one multiplies.
-    if (k0 + kT < k_end)
-      load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k0 + kT, tx, ty, next);
+  for (int s = 0; s < kAhead; ++s) load(k_begin + s * kT, ring[s]);
+  // Stage number i = (k0 - k_begin) / kT sits in ring[i % kAhead] and shared buffer i % 2: the
+  // loop is unrolled by kAhead (even) so that both are static.
+  static_assert(kAhead % 2 == 0, "ring slot and shared buffer both follow from s");
+  for (int64_t k0 = k_begin; k0 < k_end; k0 += kAhead * kT) {
+#pragma unroll
+    for (int s = 0; s < kAhead; ++s) {
+      const int64_t ks = k0 + s * kT;
+      if (ks >= k_end) break;  // block-uniform
+      const int buf = s % 2;
+#pragma unroll
+      for (int q = 0; q < kRows; ++q) {
+        As[buf][ty + (kThreads / kT) * q][tx] = ring[s].a[q];
+        Bs[buf][ty + (kThreads / kT) * q][tx] = ring[s].b[q];
+      }
+      // One barrier a stage: a warp writes buffer `buf` again only two stages later, after the
+      // next stage's barrier, which every warp reaches after it multiplied this one.
+      __syncthreads();
+      load(ks + kAhead * kT, ring[s]);
 #pragma unroll 8
-    for (int kk = 0; kk < kT; ++kk) {
-      const float bv = Bs[kk][tx];
+      for (int kk = 0; kk < kT; ++kk) {
+        const float bv = Bs[buf][kk][tx];
 #pragma unroll
-      for (int q = 0; q < kRows; ++q) acc[q] = fmaf(As[ty + (kThreads / kT) * q][kk], bv, acc[q]);
+        for (int q = 0; q < kRows; ++q)
+          acc[q] = fmaf(As[buf][ty + (kThreads / kT) * q][kk], bv, acc[q]);
+      }
     }
   }
 
