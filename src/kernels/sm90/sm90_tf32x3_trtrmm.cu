@@ -3,11 +3,9 @@
 //
 // The product is computed transposed, per tile: Cᵀ(n, m) = Σ_k Y(k, n)·X(m, k) with X = A and
 // Y = B as they lie in memory (row-major). tf32 wgmma wants both operands K-major; X is, Y is not.
-// So Y is the register operand ("A" of wgmma): each consumer thread loads its fragment straight
-// from global memory (L2), a stage ahead, with ordinary loads, which can read any layout, and
-// splits it into big and small TF32 in registers. (Through TMA and shared memory, Y cost 32 KB
-// of shared-memory traffic per stage, which with X's ~144 KB was a co-limit: bench/NOTES.md.)
-// X is the shared-memory operand ("B" of wgmma), exactly as TMA wrote it:
+// So Y is the register operand ("A" of wgmma): each consumer thread loads its fragment from
+// shared memory with ordinary loads, which can read any layout, and splits it into big and small
+// TF32 in registers. X is the shared-memory operand ("B" of wgmma), exactly as TMA wrote it:
 // the raw fp32 tile serves as X_big (the tensor cores truncate it to TF32), and the consumers
 // write X_small next to it. No transpose pass, no workspace, nothing in global memory but A, B
 // and C.
@@ -17,9 +15,8 @@
 //   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each. While the tensor cores run one
 //     stage's wgmmas, the consumers prepare the next stage's X (triangle masks, X_small) and
 //     signal mbarrier `ready`; after the wgmmas, mbarrier `empty` frees the stage;
-//   WG2 warp 8: TMA producer (one thread) of X into a kStages ring, completion on mbarrier `full`;
-//   WG2 warps 9-11: zero the mirror tile in C's other triangle (and, under Structure::Detect,
-//     read A's and B's other triangles), then exit.
+//   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
 // (A separate transform warpgroup for X, as in the first form, bounded the kernel: 3 warps on
 // the critical path, 0.275 against 0.209 ms without it at n = 4096; bench/NOTES.md.)
 // The consumers hold 64 running sums, 64 stage sums and 32 fragment registers: setmaxnreg moves
@@ -76,6 +73,7 @@ static_assert(kPrepareAhead >= 1 && kPrepareAhead < kStages,
 struct alignas(1024) StageBuffers {
   float x[kTile * kStep];        // (m 128, k 32): A rows (K-major)
   float x_small[kTile * kStep];  // (m 128, k 32): tf32_small of each element, same layout
+  float y[kStep * kTile];        // kTile/32 boxes of (k 32, n 32): B rows (N-major)
 };
 struct SharedStorage {
   StageBuffers stage[kStages];
@@ -93,7 +91,12 @@ struct TileCoords {
 #if TRIMM_SM90_DEVICE
 
 constexpr int kProducerWarp = kConsumerThreads / 32;
-constexpr uint32_t kStageTxBytes = kTile * kStep * sizeof(float);  // X by TMA
+constexpr uint32_t kStageTxBytes = 2 * kTile * kStep * sizeof(float);  // X and Y by TMA
+
+// Index of element (r, c), c < 32, in a swizzled tile of 128-byte rows.
+__host__ __device__ constexpr int swizzled(int r, int c) {
+  return r * kBox + (((c / 4) ^ (r % 8)) * 4) + c % 4;
+}
 
 // Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
 template <bool kLower>
@@ -106,8 +109,8 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
 }
 
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
-__device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const TileCoords& tc,
-                        int k_begin, int steps, int zx) {
+__device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
+                        const TileCoords& tc, int k_begin, int steps, int zx, int zy) {
   for (int it = 0; it < steps; ++it) {
     const int s = it % kStages;
     if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
@@ -115,6 +118,9 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const TileC
     const int k0 = k_begin + it * kStep;
     ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
     ptx::tma_load_3d(st.x, map_x, &sm.full[s], k0, tc.m0, zx);
+#pragma unroll
+    for (int j = 0; j < kTile / kBox; ++j)
+      ptx::tma_load_3d(st.y + j * kBox * kStep, map_y, &sm.full[s], tc.n0 + j * kBox, k0, zy);
   }
 }
 
@@ -165,7 +171,7 @@ __device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& t
 // --- consumer mainloop ------------------------------------------------------------------------
 // The register operand's rows are a permutation of the tile's columns n: warp q of consumer cw
 // holds, for lane (g, t), columns nl and nl + 1 (fragment rows g and g + 8), so that one 8-byte
-// load fetches both (a warp's load: 4 rows of B, two full 32-byte sectors in each):
+// load fetches both, and the 32 lanes of a load hit 32 distinct banks through the swizzle:
 //   box = 2·cw + q/2 (32 columns each), nl = 16·(g/4) + 8·(q%2) + 2·(g%4) within the box.
 struct ConsumerLane {
   int box, nl, t;
@@ -177,27 +183,18 @@ struct ConsumerLane {
   }
 };
 
-// Y fragment values of the stage at k0, as loaded: y[k8][2h + e] = Y(k0 + 8·k8 + t + 4h, nl + e),
-// zero outside the matrix (as TMA's fill would be). B, ldb and n come from the kernel's
-// parameter space (p), not registers: the consumers have none to spare.
+// Y fragment values of stage `it`, as loaded: y[k8][2h + e] = Y(8·k8 + t + 4h, nl + e).
 struct YFragment {
   float v[kStep / 8][4];
 };
-__device__ __forceinline__ void load_y(const Problem& p, int64_t b, const TileCoords& tc, int k0,
-                                       const ConsumerLane& L, YFragment& f) {
-  const int n = int(p.n), col = tc.n0 + L.box * kBox + L.nl;
-  const float* y = p.B + b * p.stride_b + col;
+__device__ __forceinline__ void load_y(const SharedStorage& sm, int it, const ConsumerLane& L,
+                                       YFragment& f) {
+  const float* y = sm.stage[it % kStages].y + L.box * kBox * kStep;
 #pragma unroll
   for (int k8 = 0; k8 < kStep / 8; ++k8)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int k = k0 + 8 * k8 + L.t + 4 * h;
-      float2 v = make_float2(0.f, 0.f);
-      if (k < n) {
-        const float* q = y + int64_t(k) * p.ldb;
-        if (col + 1 < n) v = __ldg(reinterpret_cast<const float2*>(q));  // 8-byte aligned: col even
-        else if (col < n) v.x = __ldg(q);
-      }
+      const float2 v = *reinterpret_cast<const float2*>(&y[swizzled(8 * k8 + L.t + 4 * h, L.nl)]);
       f.v[k8][2 * h] = v.x;
       f.v[k8][2 * h + 1] = v.y;
     }
@@ -207,13 +204,13 @@ __device__ __forceinline__ void load_y(const Problem& p, int64_t b, const TileCo
 // FADD. All small products go first, while `part` is still small: the tensor cores truncate each
 // addition to the accumulator, so the fewer additions to a large `part`, the smaller the error.
 // While the wgmmas run, the consumers prepare X kPrepareAhead stages ahead and load the next
-// stage's Y fragment from global memory (`f`: this stage's on entry, the next one's on return),
-// so that the gap between two stages' wgmmas is the FADDs and the split only.
+// stage's Y fragment (`f`: this stage's on entry, the next one's on return), so that the gap
+// between two stages' wgmmas is the FADDs and the split only. (A consumer warp has already
+// waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
 template <bool kLower, bool kSplit, bool kDense>
-__device__ __forceinline__ void consume(SharedStorage& sm, const Problem& p, int64_t b,
-                                        const TileCoords& tc, int k_begin, int it, int steps,
-                                        const ConsumerLane& L, int ctid, YFragment& f,
-                                        float (&acc)[64], float (&part)[64]) {
+__device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
+                                        int it, int steps, const ConsumerLane& L, int ctid,
+                                        YFragment& f, float (&acc)[64], float (&part)[64]) {
   constexpr int kK8 = kStep / 8;
   const int s = it % kStages;
   const int k0 = k_begin + it * kStep;
@@ -252,7 +249,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const Problem& p, int
   ptx::wgmma_commit();
   if (it + kPrepareAhead < steps)
     prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + kPrepareAhead, ctid);
-  if (it + 1 < steps) load_y(p, b, tc, k0 + kStep, L, f);
+  if (it + 1 < steps) load_y(sm, it + 1, L, f);
   ptx::wgmma_wait_all();
 #pragma unroll
   for (int j = 0; j < kK8; ++j)
@@ -356,7 +353,8 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
 template <bool kLower, bool kSplit, bool kDense>
 __global__ void __launch_bounds__(kThreads, 1)
-    sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x, Problem p,
+    sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
+                              const __grid_constant__ CUtensorMap map_y, Problem p,
                               sched::TriangleSchedule s, int64_t batch_offset, int scanners) {
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer, so that the
@@ -378,6 +376,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     ptx::mbar_init_fence();
     ptx::tma_prefetch_descriptor(&map_x);
+    ptx::tma_prefetch_descriptor(&map_y);
   }
   __syncthreads();
 
@@ -387,8 +386,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid >= kConsumerThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
-      // A batch entry's index in the tensor map: 0 where A is shared by the batch.
-      produce(sm, &map_x, tc, k_begin, steps, p.stride_a == 0 ? 0 : int(b));
+      // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
+      const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
+      produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       const int ht = tid - 32 * (kProducerWarp + 1);
       // The mirror tile, in C's other triangle, is this block's to zero.
@@ -408,9 +408,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int it = 0; it < kPrepareAhead && it < steps; ++it)
     prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it, tid);
   YFragment f;
-  if (steps > 0) load_y(p, b, tc, k_begin, L, f);
+  if (steps > 0) load_y(sm, 0, L, f);
   for (int it = 0; it < steps; ++it)
-    consume<kLower, kSplit, kDense>(sm, p, b, tc, k_begin, it, steps, L, tid, f, acc, part);
+    consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
 
   flag_nonfinite(p.gate, acc);
   const OutView o{C, p.ldc, p.n};
@@ -481,12 +481,13 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
+  const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   // Structure::Detect: the first wave of blocks scans A's and B's other triangles.
   const int scanners = p.gate != nullptr && !kDense ? dev.sms * per_sm : 0;
   launch_over_triangle<kTile>(p, dev, per_sm, kStep, kLower,
                               [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
-                                kernel<<<grid, kThreads, smem, stream>>>(map_x, p, s, b0,
+                                kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0,
                                                                          scanners);
                               }, stream);
 }
