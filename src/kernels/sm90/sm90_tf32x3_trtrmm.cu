@@ -29,6 +29,7 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -78,7 +79,18 @@ struct alignas(1024) StageBuffers {
 struct SharedStorage {
   StageBuffers stage[kStages];
   uint64_t full[kStages], ready[kStages], empty[kStages];
+  // Structure::Detect: nonzero where the producer abandoned the stage (see produce), written
+  // before the stage's `full` arrival, so that every consumer warp reads the same value.
+  int skipped[kStages];
+  int block_skip;  // the whole block returns at once (thread 0 read the flags)
 };
+
+// Structure::Detect: whether A or B is known not to be triangular (then the general launch
+// recomputes every tile, and what the structured one would still compute is wasted).
+__device__ __forceinline__ bool not_triangular(const uint32_t* gate) {
+  return gate != nullptr &&
+         (*reinterpret_cast<const volatile uint32_t*>(gate) & (kOutsideA | kOutsideB)) != 0u;
+}
 
 // Where a tile lies in C. Upper: C(m, n) = Σ A(m, k)·B(k, n) over tile (bi, bj) of the
 // scheduler; Lower: the scheduler's C' = Cᵀ, so tile (bi, bj) is rows bj, columns bi of C.
@@ -109,11 +121,25 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
 }
 
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
+// Under Structure::Detect it reads the flags once a stage (the load in flight while it waits for
+// the stage to empty); once the scan found A or B not triangular, it loads nothing more and
+// completes the remaining stages empty-handed, marked skipped: the consumers run them out
+// without multiplying. (A stage's mark is per stage, not a block flag, so that the four warps of
+// a consumer warpgroup, which issue wgmma together, always agree.)
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
-                        const TileCoords& tc, int k_begin, int steps, int zx, int zy) {
+                        const TileCoords& tc, int k_begin, int steps, int zx, int zy,
+                        const uint32_t* gate) {
+  bool skip = false;
   for (int it = 0; it < steps; ++it) {
     const int s = it % kStages;
+    const bool flagged = not_triangular(gate);  // issued before the wait, used after it
     if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
+    skip = skip || flagged;
+    *reinterpret_cast<volatile int*>(&sm.skipped[s]) = skip;
+    if (skip) {
+      ptx::mbar_arrive(&sm.full[s]);
+      continue;
+    }
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
     ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
@@ -136,6 +162,10 @@ __device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& t
   constexpr int kChunks = kTile * kStep / 4 / kConsumerThreads;  // 16-byte chunks per thread
   const int s = it % kStages;
   ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
+  if (*reinterpret_cast<volatile int*>(&sm.skipped[s])) {
+    ptx::mbar_arrive(&sm.ready[s]);
+    return;
+  }
   StageBuffers& st = sm.stage[s];
   const int k0 = k_begin + it * kStep;
   const bool mask_x = !kDense && (kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1);
@@ -207,8 +237,9 @@ __device__ __forceinline__ void load_y(const SharedStorage& sm, int it, const Co
 // stage's Y fragment (`f`: this stage's on entry, the next one's on return), so that the gap
 // between two stages' wgmmas is the FADDs and the split only. (A consumer warp has already
 // waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
+// Returns false where the producer skipped the stage (Structure::Detect; then so are all after).
 template <bool kLower, bool kSplit, bool kDense>
-__device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
+__device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                         int it, int steps, const ConsumerLane& L, int ctid,
                                         YFragment& f, float (&acc)[64], float (&part)[64]) {
   constexpr int kK8 = kStep / 8;
@@ -233,6 +264,12 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
   ptx::mbar_wait(&sm.ready[s], (it / kStages) & 1);
+  if (*reinterpret_cast<volatile int*>(&sm.skipped[s])) {
+    if (it + kPrepareAhead < steps)
+      prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + kPrepareAhead, ctid);
+    if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
+    return false;
+  }
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
   ptx::wgmma_fence();
@@ -264,6 +301,7 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
     ptx::pin(part[r]);
     acc[r] += part[r];
   }
+  return true;
 }
 
 // --- Structure::Detect: the spare warps read what should be zero -----------------------------
@@ -306,15 +344,21 @@ __device__ void scan_outside(const Problem& p, int64_t batch_offset, int scanner
                              int threads) {
   const int64_t lb = int64_t(blockIdx.y) * gridDim.x + blockIdx.x;
   if (lb >= scanners) return;
-  uint32_t bits = 0;
   for (int64_t r = lb; r < int64_t(gridDim.y) * p.n; r += scanners) {
     const int64_t b = batch_offset + r / p.n, i = r % p.n;
-    bits |= scan_outside_row<kLower>(p.A + b * p.stride_a + i * p.lda,
-                                     p.B + b * p.stride_b + i * p.ldb, int(p.n), int(i), t,
-                                     threads);
+    const uint32_t bits = __reduce_or_sync(
+        0xffffffffu, scan_outside_row<kLower>(p.A + b * p.stride_a + i * p.lda,
+                                              p.B + b * p.stride_b + i * p.ldb, int(p.n),
+                                              int(i), t, threads));
+    // Published at once: the producers stop at the flag. And once anything is found outside,
+    // the general launch runs, and the rest of the scan is moot (a NaN or Inf it would have
+    // found reaches that launch's output, which is checked too).
+    if (bits != 0u) {
+      if (t % 32 == 0) atomicOr(p.gate, bits);
+      return;
+    }
+    if (not_triangular(p.gate)) return;
   }
-  bits = __reduce_or_sync(0xffffffffu, bits);
-  if (t % 32 == 0 && bits != 0u) atomicOr(p.gate, bits);
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
@@ -369,6 +413,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   const sched::WorkUnit u = s.unit(blockIdx.x);
 
   if (tid == 0) {
+    // Structure::Detect: a block that starts once A or B is known not to be triangular has
+    // nothing to do that the general launch will not redo (its mirror tile included).
+    sm.block_skip = !kDense && not_triangular(p.gate);
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.ready[i], kConsumerThreads);
@@ -379,6 +426,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::tma_prefetch_descriptor(&map_y);
   }
   __syncthreads();
+  if (sm.block_skip) return;
 
   const TileCoords tc(u, kLower);
   const int k_begin = int(u.k_begin);
@@ -388,7 +436,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
-      produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy);
+      produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy, kDense ? nullptr : p.gate);
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       const int ht = tid - 32 * (kProducerWarp + 1);
       // The mirror tile, in C's other triangle, is this block's to zero.
@@ -409,8 +457,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it, tid);
   YFragment f;
   if (steps > 0) load_y(sm, 0, L, f);
+  bool done = true;
   for (int it = 0; it < steps; ++it)
-    consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
+    done = consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
+  if (!done) return;  // Structure::Detect: the general launch recomputes this tile
 
   flag_nonfinite(p.gate, acc);
   const OutView o{C, p.ldc, p.n};
@@ -484,9 +534,11 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   // Structure::Detect: the first wave of blocks scans A's and B's other triangles.
-  const int scanners = p.gate != nullptr && !kDense ? dev.sms * per_sm : 0;
+  const int64_t slots = p.gate != nullptr && !kDense ? int64_t(dev.sms) * per_sm : 0;
   launch_over_triangle<kTile>(p, dev, per_sm, kStep, kLower,
                               [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+                                const int scanners =
+                                    int(std::min<int64_t>(slots, int64_t(grid.x) * grid.y));
                                 kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0,
                                                                          scanners);
                               }, stream);
