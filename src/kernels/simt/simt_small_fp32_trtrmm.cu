@@ -5,8 +5,10 @@
 // tile in the same block. No fix-up pass, no tensor map: one launch.
 //
 // A block's time is its band's global round trips: with one 32-k stage in flight, ~1.3 µs per
-// stage on the H200 (bench/NOTES.md), far more than the stage's multiply. So kAhead stages are
-// in flight, in a ring of registers, and shared memory is double-buffered (one barrier a stage).
+// stage on the H200 (bench/NOTES.md). So kAhead stages are in flight, in a ring of registers,
+// and shared memory is double-buffered (one barrier a stage). The multiply then bounds it by
+// its shared-memory loads: four k of A per 16-byte load (a warp's row, broadcast), one of B per
+// 4-byte load (one row across the warp): 8 loads per 16 FFMA.
 //
 // C is computed as it lies: the Upper product tile (I ≤ J) sums k over [32·I, 32·J + 32), the
 // Lower one (I ≥ J) over [32·J, 32·I + 32); the triangle's structural zeros are never loaded.
@@ -65,8 +67,10 @@ __device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t 
 
 template <bool kDense>
 __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, int64_t batch_offset) {
-  __shared__ float As[2][kT][kT + 1];  // (m, k), padded: a column is read across a warp's rows
-  __shared__ float Bs[2][kT][kT];      // (k, n)
+  // A warp writes one row of each (its lanes are k of A, n of B) and reads one row of each: no
+  // bank conflicts, no padding, and A's rows stay 16-byte aligned for the vector loads.
+  __shared__ __align__(16) float As[2][kT][kT];  // (m, k)
+  __shared__ float Bs[2][kT][kT];                // (k, n)
   const bool upper = p.fill == Fill::Upper;
   const int t = int((p.n + kT - 1) / kT);
   int I, J;
@@ -109,12 +113,21 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
       // next stage's barrier, which every warp reaches after it multiplied this one.
       __syncthreads();
       load(ks + kAhead * kT, ring[s]);
-#pragma unroll 8
-      for (int kk = 0; kk < kT; ++kk) {
-        const float bv = Bs[buf][kk][tx];
+#pragma unroll 2
+      for (int kk = 0; kk < kT; kk += 4) {
+        float4 a[kRows];
 #pragma unroll
         for (int q = 0; q < kRows; ++q)
-          acc[q] = fmaf(As[buf][ty + (kThreads / kT) * q][kk], bv, acc[q]);
+          a[q] = *reinterpret_cast<const float4*>(&As[buf][ty + (kThreads / kT) * q][kk]);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float bv = Bs[buf][kk + e][tx];
+#pragma unroll
+          for (int q = 0; q < kRows; ++q) {
+            const float av = e == 0 ? a[q].x : e == 1 ? a[q].y : e == 2 ? a[q].z : a[q].w;
+            acc[q] = fmaf(av, bv, acc[q]);
+          }
+        }
       }
     }
   }
