@@ -33,7 +33,7 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, 
 // product's semantics: dA = M(G)·Bᵀ and dB = Aᵀ·M(G), where M keeps G's `fill` triangle and
 // zeroes the rest (as torch.triu's backward does, NaN there included). n×n row-major, on host
 // memory, through OpenBLAS; one n×n scratch matrix is allocated per call. dA and dB must not
-// overlap each other (the rest is checked).
+// overlap each other nor G, A, B (checked; messages name G, ldg, dA, ldda, ...).
 void trtrmm_backward(Fill fill, int64_t n, const float* G, int64_t ldg, const float* A,
                      int64_t lda, const float* B, int64_t ldb, float* dA, int64_t ldda, float* dB,
                      int64_t lddb);

@@ -28,7 +28,53 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             int64_t stride_c, int64_t batch, Stream stream = nullptr,
                             const Options& options = {});
 
-// The name of the kernel that trtrmm would run for this size and options on the current device,
+// The same on double operands: fp64 FMA on the CUDA cores (one kernel, "simt_fp64": a plain
+// shared-memory-tiled product; options.kernel may be '' or that name, options.precision Auto or
+// Ieee). Structure::Triangular sums each element's band only (the other triangles of A and B are
+// never read); Structure::Detect sums every k of A and B as they are, the dense product's
+// semantics (noise, NaN, Inf), with no detection pass: options.workspace is not used. Cost: about
+// n³/6 FMA per product for Triangular, n³/2 for Detect (C's triangle, every k).
+void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
+            double* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
+void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,
+                            const double* B, int64_t ldb, int64_t stride_b, double* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch,
+                            Stream stream = nullptr, const Options& options = {});
+
+// The gradients of C = triu(A·B) (Fill::Upper) or tril(A·B) (Lower) for a gradient G of C, as
+// trimm::cpu::trtrmm_backward computes them, on the GPU: dA = M(G)·Bᵀ and dB = Aᵀ·M(G), where M
+// keeps G's `fill` triangle and zeroes the rest (never read: NaN there is dropped, as
+// torch.triu's backward drops it). Both are dense products with the dense product's semantics
+// (a zero of M(G) times an Inf of B is NaN, as in torch's autograd), computed by trimm's own
+// tiled kernel in one launch: FMA in the element type (plain fp32 for float, whatever
+// options.precision says; fp64 for double). Cost: 2·n³ FMA per batch entry. The same rules as
+// trtrmm: asynchronous on `stream`, no allocation, no synchronization; every argument checked
+// (named G, ldg, dA, ldda, ...) before anything is written; dA and dB must not overlap each
+// other nor G, A, B. options.kernel must be empty; options.structure has no effect.
+void trtrmm_backward(Fill fill, int64_t n, const float* G, int64_t ldg, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, float* dA, int64_t ldda, float* dB,
+                     int64_t lddb, Stream stream = nullptr, const Options& options = {});
+void trtrmm_backward(Fill fill, int64_t n, const double* G, int64_t ldg, const double* A,
+                     int64_t lda, const double* B, int64_t ldb, double* dA, int64_t ldda,
+                     double* dB, int64_t lddb, Stream stream = nullptr,
+                     const Options& options = {});
+// `batch` independent gradients; matrix b of X starts at X + b·stride_x. stride_g, stride_a and
+// stride_b may be 0 (one matrix shared by the batch).
+void trtrmm_backward_strided_batched(Fill fill, int64_t n, const float* G, int64_t ldg,
+                                     int64_t stride_g, const float* A, int64_t lda,
+                                     int64_t stride_a, const float* B, int64_t ldb,
+                                     int64_t stride_b, float* dA, int64_t ldda, int64_t stride_da,
+                                     float* dB, int64_t lddb, int64_t stride_db, int64_t batch,
+                                     Stream stream = nullptr, const Options& options = {});
+void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int64_t ldg,
+                                     int64_t stride_g, const double* A, int64_t lda,
+                                     int64_t stride_a, const double* B, int64_t ldb,
+                                     int64_t stride_b, double* dA, int64_t ldda,
+                                     int64_t stride_da, double* dB, int64_t lddb,
+                                     int64_t stride_db, int64_t batch, Stream stream = nullptr,
+                                     const Options& options = {});
+
+// The name of the kernel that trtrmm on float operands would run for this size and options on the current device,
 // for operands with 16-byte aligned pointers and leading dimensions that are multiples of 4
 // (other operands skip the TMA kernels, see README).
 const char* selected_kernel(int64_t n, const Options& options = {});

@@ -6,9 +6,13 @@
 // CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
 // computed in float32 and rounded once. CUDA tensors (when built with CUDA) go through
 // trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32, and
-// float16/bfloat16 through float32; rows are copied to 16-byte-aligned padded buffers where they
-// are not so already (the TMA kernels need it). float64 and the backward on CUDA are not
-// implemented yet.
+// float16/bfloat16 through float32, with rows copied to 16-byte-aligned padded buffers where they
+// are not so already (the TMA kernels need it); float64 through the fp64 overload (plain fp64,
+// every k), on the operands' own strides.
+//
+// The backward (dA = M(grad)·Bᵀ, dB = Aᵀ·M(grad)) runs trimm::cpu::trtrmm_backward on CPU tensors
+// and trimm::trtrmm_backward_strided_batched (trimm's own tiled CUDA kernel) on CUDA tensors:
+// float32 and float64 directly, float16 and bfloat16 in float32, rounded once.
 #include <ATen/ATen.h>
 #include <Python.h>
 #include <torch/library.h>
@@ -164,13 +168,36 @@ at::Tensor tma_rows(const at::Tensor& x) {
   return padded;
 }
 
+trimm::Stream current_stream() {
+  return reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream());
+}
+
+// A (batch, n, n) tensor's leading dimension (any value >= 1 will do for n = 1).
+int64_t row_stride(const at::Tensor& t) { return t.size(2) > 1 ? t.stride(1) : int64_t(1); }
+
+// float64: the fp64 kernel on the operands' own strides (no alignment needed), every k.
+at::Tensor product_cuda_fp64(const at::Tensor& A, const at::Tensor& B,
+                             const std::vector<int64_t>& shape, trimm::Fill fill) {
+  const int64_t n = shape.back();
+  at::Tensor out = at::empty(shape, A.options());
+  if (out.numel() == 0) return out;
+  const at::Tensor a = as_batched_rows(A, shape), b = as_batched_rows(B, shape);
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;  // the dense product's semantics; no workspace in fp64
+  trimm::trtrmm_strided_batched(fill, n, a.data_ptr<double>(), row_stride(a), a.stride(0),
+                                b.data_ptr<double>(), row_stride(b), b.stride(0),
+                                out.data_ptr<double>(), n, n * n, a.size(0), current_stream(), o);
+  return out;
+}
+
 at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
-  if (dtype == at::kDouble) refuse_cuda(fill, "float64 on CUDA");
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kHalf || dtype == at::kBFloat16, op_name(fill),
-              ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
+                  dtype == at::kBFloat16,
+              op_name(fill), ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  if (dtype == at::kDouble) return product_cuda_fp64(A, B, shape, fill);
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
@@ -184,10 +211,9 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   o.workspace = work.data_ptr();
   o.workspace_bytes = sizeof(int32_t);
   auto ld = [](const at::Tensor& t) { return t.stride(1); };
-  trimm::trtrmm_strided_batched(
-      fill, n, a.data_ptr<float>(), ld(a), a.stride(0), b.data_ptr<float>(), ld(b), b.stride(0),
-      c.data_ptr<float>(), ldc, n * ldc, batch,
-      reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream()), o);
+  trimm::trtrmm_strided_batched(fill, n, a.data_ptr<float>(), ld(a), a.stride(0),
+                                b.data_ptr<float>(), ld(b), b.stride(0), c.data_ptr<float>(), ldc,
+                                n * ldc, batch, current_stream(), o);
   out.copy_(c.narrow(2, 0, n).view(shape));
   return out;
 }
@@ -198,6 +224,55 @@ at::Tensor triu_cuda(const at::Tensor& A, const at::Tensor& B) {
 at::Tensor tril_cuda(const at::Tensor& A, const at::Tensor& B) {
   return product_cuda(A, B, trimm::Fill::Lower);
 }
+
+// The gradients on the GPU, as backward_cpu: one launch for the whole batch (broadcast operands
+// keep their stride-0 batch), on the current stream.
+std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad, const at::Tensor& A,
+                                                 const at::Tensor& B, trimm::Fill fill) {
+  const std::vector<int64_t> shape = output_shape(A, B, fill);
+  TORCH_CHECK(grad.device() == A.device(), op_name(fill),
+              " backward: expected grad on A's device, got ", grad.device(), " and ", A.device());
+  TORCH_CHECK(grad.sizes() == at::IntArrayRef(shape), op_name(fill),
+              " backward: expected grad of shape ", at::IntArrayRef(shape), ", got ",
+              grad.sizes());
+  const c10::cuda::CUDAGuard device(A.device());
+  const at::ScalarType dtype = A.scalar_type();
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
+                  dtype == at::kBFloat16,
+              op_name(fill), " backward: expected float32, float64, float16 or bfloat16, got ",
+              dtype);
+  const int64_t n = shape.back();
+  int64_t numel = 1;
+  for (const int64_t d : shape) numel *= d;
+  if (numel == 0) return {at::empty(shape, A.options()), at::empty(shape, B.options())};
+  // float16 and bfloat16: computed in float32, rounded once at the end.
+  const at::ScalarType work = dtype == at::kDouble ? at::kDouble : at::kFloat;
+  const at::Tensor g = as_batched_rows(grad.to(work), shape);
+  const at::Tensor a = as_batched_rows(A.to(work), shape), b = as_batched_rows(B.to(work), shape);
+  const int64_t batch = a.size(0);
+  at::Tensor da = at::empty({batch, n, n}, A.options().dtype(work)), db = at::empty_like(da);
+  if (work == at::kFloat)
+    trimm::trtrmm_backward_strided_batched(
+        fill, n, g.data_ptr<float>(), row_stride(g), g.stride(0), a.data_ptr<float>(),
+        row_stride(a), a.stride(0), b.data_ptr<float>(), row_stride(b), b.stride(0),
+        da.data_ptr<float>(), n, n * n, db.data_ptr<float>(), n, n * n, batch, current_stream());
+  else
+    trimm::trtrmm_backward_strided_batched(
+        fill, n, g.data_ptr<double>(), row_stride(g), g.stride(0), a.data_ptr<double>(),
+        row_stride(a), a.stride(0), b.data_ptr<double>(), row_stride(b), b.stride(0),
+        da.data_ptr<double>(), n, n * n, db.data_ptr<double>(), n, n * n, batch,
+        current_stream());
+  return {da.view(shape).to(A.scalar_type()), db.view(shape).to(B.scalar_type())};
+}
+
+std::tuple<at::Tensor, at::Tensor> triu_backward_cuda(const at::Tensor& grad, const at::Tensor& A,
+                                                      const at::Tensor& B) {
+  return backward_cuda(grad, A, B, trimm::Fill::Upper);
+}
+std::tuple<at::Tensor, at::Tensor> tril_backward_cuda(const at::Tensor& grad, const at::Tensor& A,
+                                                      const at::Tensor& B) {
+  return backward_cuda(grad, A, B, trimm::Fill::Lower);
+}
 #else
 at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) {
   refuse_cuda(trimm::Fill::Upper, "CUDA (this build of trimm has no CUDA)");
@@ -205,16 +280,15 @@ at::Tensor triu_cuda(const at::Tensor&, const at::Tensor&) {
 at::Tensor tril_cuda(const at::Tensor&, const at::Tensor&) {
   refuse_cuda(trimm::Fill::Lower, "CUDA (this build of trimm has no CUDA)");
 }
-#endif
-
 std::tuple<at::Tensor, at::Tensor> triu_backward_cuda(const at::Tensor&, const at::Tensor&,
                                                       const at::Tensor&) {
-  refuse_cuda(trimm::Fill::Upper, "the backward on CUDA");
+  refuse_cuda(trimm::Fill::Upper, "CUDA (this build of trimm has no CUDA)");
 }
 std::tuple<at::Tensor, at::Tensor> tril_backward_cuda(const at::Tensor&, const at::Tensor&,
                                                       const at::Tensor&) {
-  refuse_cuda(trimm::Fill::Lower, "the backward on CUDA");
+  refuse_cuda(trimm::Fill::Lower, "CUDA (this build of trimm has no CUDA)");
 }
+#endif
 
 }  // namespace
 

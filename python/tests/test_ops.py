@@ -220,11 +220,144 @@ def test_cuda_compile_and_graph_capture():
     assert_same(out, torch.triu(A @ B))
 
 
+def cuda_inputs(kind, n, fill, gen, dtype):
+    """Operands of one kind (triangular, noisy, dense, nonfinite), made on the CPU from `gen`."""
+    A, B = (fill(torch.rand(n, n, generator=gen, dtype=dtype)) for _ in range(2))
+    if kind == "noisy":
+        noise = torch.rand(n, n, generator=gen, dtype=dtype)
+        A = A + 1e-2 * (noise - fill(noise))
+        B = B + 1e-2 * (noise.t() - fill(noise.t()))
+    if kind in ("dense", "nonfinite"):
+        A, B = (torch.randn(n, n, generator=gen, dtype=dtype) for _ in range(2))
+    if kind == "nonfinite":
+        A[n // 2, n // 3], B[n // 3, n // 2], A[0, n - 1] = float("inf"), float("-inf"), float("nan")
+    return A, B
+
+
+def same_bits64(x, y):
+    return torch.equal(x.view(torch.int64), y.view(torch.int64))
+
+
 @needs_cuda
-def test_cuda_not_yet_float64_nor_backward():
-    A = torch.rand(8, 8, device="cuda", dtype=torch.float64)
-    with pytest.raises(NotImplementedError, match="float64"):
-        trimm.triu_matmul(A, A)
-    A = torch.rand(8, 8, device="cuda", requires_grad=True)
-    with pytest.raises(NotImplementedError, match="backward"):
-        trimm.triu_matmul(A, A).sum().backward()
+@pytest.mark.parametrize("op,op_ref", OPS)
+@pytest.mark.parametrize("n", [1, 2, 17, 129, 300])
+@pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
+def test_cuda_float64_any_input(op, op_ref, n, kind):
+    fill = torch.triu if op_ref is torch.triu else torch.tril
+    A, B = cuda_inputs(kind, n, fill, torch.Generator().manual_seed(n), torch.float64)
+    A, B = A.cuda(), B.cuda()
+    A0, B0 = A.clone(), B.clone()
+    C = op(A, B)
+    assert C.dtype == torch.float64 and C.device == A.device
+    assert_same(C, op_ref(A @ B), atol=1e-10, rtol=1e-10)
+    assert same_bits64(A, A0) and same_bits64(B, B0), "inputs modified"
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_float64_integers_exact(op, op_ref):
+    g = torch.Generator().manual_seed(7)
+    A = torch.randint(-4, 5, (2, 200, 200), generator=g).double().cuda()
+    B = torch.randint(-4, 5, (200, 200), generator=g).double().cuda()
+    assert torch.equal(op(A, B), op_ref(A @ B))  # every sum an exact integer
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_float64_views_transposes_batched(op, op_ref):
+    kw = dict(device="cuda", dtype=torch.float64)
+    n = 130
+    big = torch.rand(2 * n, 2 * n, **kw)
+    A = big[:n, 3:n + 3]                     # a view with row stride 2n
+    B = torch.rand(n, n, **kw).t()           # a transpose: column-major
+    assert_same(op(A, B), op_ref(A @ B), atol=1e-10, rtol=1e-10)
+    assert_same(op(B, A), op_ref(B @ A), atol=1e-10, rtol=1e-10)
+    A, B = torch.rand(2, 1, 33, 33, **kw), torch.rand(3, 33, 33, **kw).transpose(-1, -2)
+    C = op(A, B)
+    assert C.shape == (2, 3, 33, 33)
+    assert_same(C, op_ref(A @ B), atol=1e-10, rtol=1e-10)
+    A, B = torch.rand(40, 40, **kw), torch.rand(4, 40, 40, **kw)  # one matrix against a batch
+    assert_same(op(A, B), op_ref(A @ B), atol=1e-10, rtol=1e-10)
+    assert_same(op(B, A), op_ref(B @ A), atol=1e-10, rtol=1e-10)
+    assert op(torch.rand(0, 5, 5, **kw), torch.rand(5, 5, **kw)).shape == (0, 5, 5)
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+@pytest.mark.parametrize("dtype,tol", [(torch.float32, 1e-4), (torch.float64, 1e-10)])
+@pytest.mark.parametrize("n", [1, 17, 130])
+def test_cuda_backward_matches_torch_autograd(op, op_ref, dtype, tol, n):
+    """Gradients against torch's autograd of torch.triu(A @ B): dense signed inputs, a batch
+    broadcast against one matrix (the gradient sums over it), views and transposes."""
+    g = torch.Generator().manual_seed(n)
+    kw = dict(dtype=dtype)
+    A = torch.randn(3, n, n, generator=g, **kw).cuda().requires_grad_()
+    Bbig = torch.randn(n + 5, n + 5, generator=g, **kw).cuda()
+    B = Bbig[2:n + 2, 1:n + 1].t().detach().requires_grad_()  # a transposed view as a leaf
+    G = torch.randn(3, n, n, generator=g, **kw).cuda()
+    dA, dB = torch.autograd.grad(op(A, B), (A, B), G)
+    rA, rB = torch.autograd.grad(op_ref(A @ B), (A, B), G)
+    assert dA.dtype == dtype and dB.shape == B.shape
+    torch.testing.assert_close(dA, rA, atol=tol, rtol=tol)
+    torch.testing.assert_close(dB, rB, atol=tol, rtol=tol)
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_backward_nonfinite_like_torch(op, op_ref):
+    """The dense product's semantics: a zero of triu(G) times an Inf of B is NaN, as in torch;
+    NaN in G's dropped triangle stays out."""
+    n = 20
+    fill = torch.triu if op_ref is torch.triu else torch.tril
+    for dtype in (torch.float32, torch.float64):
+        A = torch.randn(n, n, dtype=dtype, device="cuda").requires_grad_()
+        B = torch.randn(n, n, dtype=dtype, device="cuda")
+        B[3, 7], B[11, 2] = float("inf"), float("-inf")
+        B.requires_grad_()
+        G = torch.randn(n, n, dtype=dtype, device="cuda")
+        G = torch.where(fill(torch.ones_like(G)) == 0, torch.full_like(G, float("nan")), G)
+        dA, dB = torch.autograd.grad(op(A, B), (A, B), G)
+        rA, rB = torch.autograd.grad(op_ref(A @ B), (A, B), G)
+        assert_same(dA, rA, atol=1e-4, rtol=1e-4)
+        assert_same(dB, rB, atol=1e-4, rtol=1e-4)
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_backward_half_precisions(op, op_ref):
+    for dtype, tol in ((torch.float16, 2e-2), (torch.bfloat16, 5e-2)):
+        A = torch.rand(2, 33, 33, device="cuda").to(dtype).requires_grad_()
+        B = torch.rand(33, 33, device="cuda").to(dtype).requires_grad_()
+        G = torch.rand(2, 33, 33, device="cuda").to(dtype)
+        dA, dB = torch.autograd.grad(op(A, B), (A, B), G)
+        Ad, Bd = A.detach().double().requires_grad_(), B.detach().double().requires_grad_()
+        rA, rB = torch.autograd.grad(op_ref(Ad @ Bd), (Ad, Bd), G.double())
+        assert dA.dtype == dtype and dB.dtype == dtype
+        torch.testing.assert_close(dA.double(), rA, atol=tol * 33, rtol=tol)
+        torch.testing.assert_close(dB.double(), rB, atol=tol * 33, rtol=tol)
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_gradcheck_fp64(op, op_ref):
+    A = torch.randn(2, 7, 7, dtype=torch.float64, device="cuda", requires_grad=True)
+    B = torch.randn(7, 7, dtype=torch.float64, device="cuda", requires_grad=True)  # broadcast
+    assert torch.autograd.gradcheck(op, (A, B))
+    A = torch.randn(70, 70, dtype=torch.float64, device="cuda", requires_grad=True)  # > one tile
+    B = torch.randn(70, 70, dtype=torch.float64, device="cuda", requires_grad=True)
+    assert torch.autograd.gradcheck(op, (A, B), fast_mode=True)
+
+
+@needs_cuda
+def test_cuda_backward_operator_on_the_current_stream():
+    """torch.ops.trimm.*_backward called directly, on a side stream."""
+    A = torch.randn(2, 50, 50, device="cuda")
+    B = torch.randn(50, 50, device="cuda")
+    G = torch.randn(2, 50, 50, device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        dA, dB = torch.ops.trimm.triu_matmul_backward(G, A, B)
+    torch.cuda.current_stream().wait_stream(s)
+    torch.testing.assert_close(dA, torch.triu(G) @ B.t(), atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(dB, A.transpose(-1, -2) @ torch.triu(G), atol=1e-4, rtol=1e-4)

@@ -6,10 +6,13 @@
 ``torch.library`` operators (``torch.ops.trimm.*``) with fake implementations, so they trace
 under ``torch.compile``.
 
-CPU tensors: float32, float64, float16, bfloat16, with autograd (the backward products
-dA = triu(G)·Bᵀ and dB = Aᵀ·triu(G) run on trimm's CPU backend, ``torch.ops.trimm.*_backward``).
-CUDA tensors (sm_90): float32, float16, bfloat16 through trimm's GPU structure detection on the
-current stream; float64 and the backward on CUDA raise NotImplementedError for now.
+CPU and CUDA tensors: float32, float64, float16, bfloat16, with autograd. The backward products
+dA = triu(G)·Bᵀ and dB = Aᵀ·triu(G) (``torch.ops.trimm.*_backward``) have the dense product's
+semantics, as torch's autograd of ``torch.triu(A @ B)``, and run on trimm's own code: its CPU
+backend, or on CUDA its tiled GPU kernel (fp32 FMA for float32, fp64 for float64; float16 and
+bfloat16 in float32, rounded once), on the current stream.
+CUDA forward (sm_80 or later; the fast float32 kernels on sm_90): float32, float16, bfloat16
+through trimm's GPU structure detection; float64 through a plain fp64 kernel over every k.
 """
 import torch
 

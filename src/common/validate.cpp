@@ -1,6 +1,7 @@
 #include "common/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -43,6 +44,14 @@ Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, in
 
 bool overlap(Span x, Span y) { return x.lo < y.hi && y.lo < x.hi; }
 
+// "ld" or "stride_" followed by an operand's name in lower case: lda, ldda, stride_g, ...
+std::string lower_named(const char* prefix, const char* name) {
+  std::string s = prefix;
+  for (const char* c = name; *c != '\0'; ++c)
+    s += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+  return s;
+}
+
 }  // namespace
 
 void validate(const BatchedArgs& a) {
@@ -53,35 +62,41 @@ void validate(const BatchedArgs& a) {
   // Kernels index rows and columns in 32 bits (an n this large would not fit in memory anyway).
   if (a.n > INT32_MAX) fail(a, fmt("n", a.n, "<= 2147483647"));
   if (a.batch < 0) fail(a, fmt("batch", a.batch, ">= 0"));
+  const std::string lda = lower_named("ld", a.a_name), ldb = lower_named("ld", a.b_name),
+                    ldc = lower_named("ld", a.c_name);
+  const std::string stride_a = lower_named("stride_", a.a_name),
+                    stride_b = lower_named("stride_", a.b_name),
+                    stride_c = lower_named("stride_", a.c_name);
   const int64_t min_ld = std::max<int64_t>(1, a.n);
-  auto check_ld = [&](const char* name, int64_t ld) {
-    if (ld < min_ld) fail(a, fmt(name, ld, ">= max(1, n) = " + std::to_string(min_ld)));
+  auto check_ld = [&](const std::string& name, int64_t ld) {
+    if (ld < min_ld) fail(a, fmt(name.c_str(), ld, ">= max(1, n) = " + std::to_string(min_ld)));
   };
-  check_ld("lda", a.lda);
-  check_ld("ldb", a.ldb);
-  check_ld("ldc", a.ldc);
-  if (a.stride_a < 0) fail(a, fmt("stride_a", a.stride_a, ">= 0"));
-  if (a.stride_b < 0) fail(a, fmt("stride_b", a.stride_b, ">= 0"));
+  check_ld(lda, a.lda);
+  check_ld(ldb, a.ldb);
+  check_ld(ldc, a.ldc);
+  if (a.stride_a < 0) fail(a, fmt(stride_a.c_str(), a.stride_a, ">= 0"));
+  if (a.stride_b < 0) fail(a, fmt(stride_b.c_str(), a.stride_b, ">= 0"));
   if (a.n == 0 || a.batch == 0) return;
   auto check_ptr = [&](const char* name, const void* p) {
     if (p == nullptr)
       fail(a, std::string(name) + " is null, expected a pointer to an n x n matrix (n = " +
                   std::to_string(a.n) + ")");
   };
-  check_ptr("A", a.A);
-  check_ptr("B", a.B);
-  check_ptr("C", a.C);
+  check_ptr(a.a_name, a.A);
+  check_ptr(a.b_name, a.B);
+  check_ptr(a.c_name, a.C);
   const int64_t extent_c = matrix_extent(a.n, a.ldc);
   if (a.batch > 1 && a.stride_c < extent_c)
-    fail(a, fmt("stride_c", a.stride_c,
-                ">= (n-1)*ldc + n = " + std::to_string(extent_c) +
-                    " so that the batch's C matrices do not overlap"));
+    fail(a, fmt(stride_c.c_str(), a.stride_c,
+                ">= (n-1)*" + ldc + " + n = " + std::to_string(extent_c) + " so that the batch's " +
+                    a.c_name + " matrices do not overlap"));
   const int64_t c_bytes = a.c_elem_bytes != 0 ? a.c_elem_bytes : a.elem_bytes;
-  const Span c = span_of(a, a.C, a.ldc, a.stride_c, c_bytes, "ldc", "stride_c");
-  if (overlap(c, span_of(a, a.A, a.lda, a.stride_a, a.elem_bytes, "lda", "stride_a")))
-    fail(a, "C overlaps A, expected disjoint memory (the inputs are never modified)");
-  if (overlap(c, span_of(a, a.B, a.ldb, a.stride_b, a.elem_bytes, "ldb", "stride_b")))
-    fail(a, "C overlaps B, expected disjoint memory (the inputs are never modified)");
+  const Span c = span_of(a, a.C, a.ldc, a.stride_c, c_bytes, ldc.c_str(), stride_c.c_str());
+  const std::string overlaps = std::string(a.c_name) + " overlaps ";
+  if (overlap(c, span_of(a, a.A, a.lda, a.stride_a, a.elem_bytes, lda.c_str(), stride_a.c_str())))
+    fail(a, overlaps + a.a_name + ", expected disjoint memory (the inputs are never modified)");
+  if (overlap(c, span_of(a, a.B, a.ldb, a.stride_b, a.elem_bytes, ldb.c_str(), stride_b.c_str())))
+    fail(a, overlaps + a.b_name + ", expected disjoint memory (the inputs are never modified)");
 }
 
 void validate_precision(const char* api, Precision precision) {

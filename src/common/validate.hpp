@@ -21,6 +21,11 @@ struct BatchedArgs {
   int64_t batch;
   int64_t elem_bytes;  // sizeof the element type, for the overlap checks
   int64_t c_elem_bytes = 0;  // sizeof C's element where it differs (the fp64 reference); 0: same
+  // The operands' names in messages (the backward's "G", "dA", ...); their leading dimensions
+  // and batch strides are named "ld" and "stride_" followed by the name in lower case.
+  const char* a_name = "A";
+  const char* b_name = "B";
+  const char* c_name = "C";
 };
 
 // Throws InvalidArgument naming the first bad argument. Checks: fill is Upper or Lower, n >= 0,

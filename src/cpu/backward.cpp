@@ -31,10 +31,13 @@ void backward(Fill fill, int64_t n, const T* G, int64_t ldg, const T* A, int64_t
               int64_t ldb, T* dA, int64_t ldda, T* dB, int64_t lddb) {
   constexpr const char* api = "trimm::cpu::trtrmm_backward";
   // The forward call's rules, for each output against the inputs it must not overlap.
-  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, dA, ldda, 0, 1, sizeof(T)});
-  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, dB, lddb, 0, 1, sizeof(T)});
-  detail::validate({api, fill, n, G, ldg, 0, G, ldg, 0, dA, ldda, 0, 1, sizeof(T)});
-  detail::validate({api, fill, n, G, ldg, 0, G, ldg, 0, dB, lddb, 0, 1, sizeof(T)});
+  constexpr int64_t e = sizeof(T);
+  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, dA, ldda, 0, 1, e, 0, "A", "B", "dA"});
+  detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, dB, lddb, 0, 1, e, 0, "A", "B", "dB"});
+  detail::validate({api, fill, n, G, ldg, 0, G, ldg, 0, dA, ldda, 0, 1, e, 0, "G", "G", "dA"});
+  detail::validate({api, fill, n, G, ldg, 0, G, ldg, 0, dB, lddb, 0, 1, e, 0, "G", "G", "dB"});
+  // ...and the two outputs disjoint.
+  detail::validate({api, fill, n, dA, ldda, 0, dA, ldda, 0, dB, lddb, 0, 1, e, 0, "dA", "dA", "dB"});
   constexpr int64_t max_int = std::numeric_limits<blasint>::max();
   if (n > max_int || ldg > max_int || lda > max_int || ldb > max_int || ldda > max_int ||
       lddb > max_int)

@@ -1,5 +1,6 @@
-// The GPU entry points: validate, find the device, pick a kernel from the table, launch.
-// Nothing here allocates device memory or synchronizes.
+// The GPU entry points: validate, find the device, pick a kernel from the table (fp32; fp64 and
+// the backward have one kernel each), launch. Nothing here allocates device memory or
+// synchronizes.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -35,6 +36,8 @@ const kernels::DeviceInfo& current_device() {
   });
   return info[dev];
 }
+
+constexpr const char* kFp64Kernel = "simt_fp64";
 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
          const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc, int64_t stride_c,
@@ -87,6 +90,61 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }
 
+// fp64: one kernel (simt_fp64), plain fp64 FMA. Structure::Detect needs no detection pass and no
+// workspace: the kernel sums every k of the operands as they are, which is the dense product's
+// semantics on any input (there is no error-compensated split in fp64 that Inf could break).
+void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t lda,
+              int64_t stride_a, const double* B, int64_t ldb, int64_t stride_b, double* C,
+              int64_t ldc, int64_t stride_c, int64_t batch, Stream stream,
+              const Options& options) {
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+                    sizeof(double)});
+  detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
+  if (options.precision != Precision::Auto && options.precision != Precision::Ieee)
+    throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
+                          " with double operands, expected auto or ieee (fp64 runs plain fp64 "
+                          "FMA)");
+  if (!options.kernel.empty() && options.kernel != kFp64Kernel)
+    throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
+                          "' with double operands, expected '' or '" + kFp64Kernel + "'");
+  if (n == 0 || batch == 0) return;
+  const kernels::ProblemFp64 p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c,
+                               batch};
+  kernels::launch_simt_fp64(p, options.structure == Structure::Detect, current_device(), stream);
+}
+
+template <typename T>
+void run_backward(const char* api, Fill fill, int64_t n, const T* G, int64_t ldg,
+                  int64_t stride_g, const T* A, int64_t lda, int64_t stride_a, const T* B,
+                  int64_t ldb, int64_t stride_b, T* dA, int64_t ldda, int64_t stride_da, T* dB,
+                  int64_t lddb, int64_t stride_db, int64_t batch, Stream stream,
+                  const Options& options) {
+  constexpr int64_t e = sizeof(T);
+  // The forward call's rules for each output against the inputs it must not overlap, and the two
+  // outputs disjoint.
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, dA, ldda, stride_da, batch,
+                    e, 0, "A", "B", "dA"});
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, dB, lddb, stride_db, batch,
+                    e, 0, "A", "B", "dB"});
+  detail::validate({api, fill, n, G, ldg, stride_g, G, ldg, stride_g, dA, ldda, stride_da, batch,
+                    e, 0, "G", "G", "dA"});
+  detail::validate({api, fill, n, G, ldg, stride_g, G, ldg, stride_g, dB, lddb, stride_db, batch,
+                    e, 0, "G", "G", "dB"});
+  detail::validate({api, fill, n, dA, ldda, stride_da, dA, ldda, stride_da, dB, lddb, stride_db,
+                    batch, e, 0, "dA", "dA", "dB"});
+  detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
+  if (!options.kernel.empty())
+    throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
+                          "', expected '' (the backward has one kernel)");
+  if (n == 0 || batch == 0) return;
+  const kernels::BackwardProblem<T> p{fill, n,  G,  ldg,  stride_g,  A,  lda,  stride_a,
+                                      B,    ldb, stride_b, dA, ldda, stride_da,
+                                      dB,   lddb, stride_db, batch};
+  kernels::launch_simt_backward(p, current_device(), stream);
+}
+
 }  // namespace
 
 bool cuda_available() {
@@ -123,6 +181,56 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, Stream stream, const Options& options) {
   run("trimm::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, stream, options);
+}
+
+void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
+            double* C, int64_t ldc, Stream stream, const Options& options) {
+  run_fp64("trimm::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, stream, options);
+}
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,
+                            const double* B, int64_t ldb, int64_t stride_b, double* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch, Stream stream,
+                            const Options& options) {
+  run_fp64("trimm::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+           stride_c, batch, stream, options);
+}
+
+void trtrmm_backward(Fill fill, int64_t n, const float* G, int64_t ldg, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, float* dA, int64_t ldda, float* dB,
+                     int64_t lddb, Stream stream, const Options& options) {
+  run_backward("trimm::trtrmm_backward", fill, n, G, ldg, 0, A, lda, 0, B, ldb, 0, dA, ldda, 0,
+               dB, lddb, 0, 1, stream, options);
+}
+
+void trtrmm_backward(Fill fill, int64_t n, const double* G, int64_t ldg, const double* A,
+                     int64_t lda, const double* B, int64_t ldb, double* dA, int64_t ldda,
+                     double* dB, int64_t lddb, Stream stream, const Options& options) {
+  run_backward("trimm::trtrmm_backward", fill, n, G, ldg, 0, A, lda, 0, B, ldb, 0, dA, ldda, 0,
+               dB, lddb, 0, 1, stream, options);
+}
+
+void trtrmm_backward_strided_batched(Fill fill, int64_t n, const float* G, int64_t ldg,
+                                     int64_t stride_g, const float* A, int64_t lda,
+                                     int64_t stride_a, const float* B, int64_t ldb,
+                                     int64_t stride_b, float* dA, int64_t ldda, int64_t stride_da,
+                                     float* dB, int64_t lddb, int64_t stride_db, int64_t batch,
+                                     Stream stream, const Options& options) {
+  run_backward("trimm::trtrmm_backward_strided_batched", fill, n, G, ldg, stride_g, A, lda,
+               stride_a, B, ldb, stride_b, dA, ldda, stride_da, dB, lddb, stride_db, batch, stream,
+               options);
+}
+
+void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int64_t ldg,
+                                     int64_t stride_g, const double* A, int64_t lda,
+                                     int64_t stride_a, const double* B, int64_t ldb,
+                                     int64_t stride_b, double* dA, int64_t ldda,
+                                     int64_t stride_da, double* dB, int64_t lddb,
+                                     int64_t stride_db, int64_t batch, Stream stream,
+                                     const Options& options) {
+  run_backward("trimm::trtrmm_backward_strided_batched", fill, n, G, ldg, stride_g, A, lda,
+               stride_a, B, ldb, stride_b, dA, ldda, stride_da, dB, lddb, stride_db, batch, stream,
+               options);
 }
 
 }  // namespace trimm

@@ -63,6 +63,43 @@ bool tma_compatible(const Problem& p);
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
+// trtrmm on double operands (no kernel table: one kernel, kernels/simt/tiled_product.cuh's
+// plain tiled product in fp64 FMA). Element (i, j) of matrix b of X is X[b·stride_x + i·ldx + j].
+struct ProblemFp64 {
+  Fill fill;
+  int64_t n;
+  const double* A;
+  int64_t lda, stride_a;
+  const double* B;
+  int64_t ldb, stride_b;
+  double* C;
+  int64_t ldc, stride_c;
+  int64_t batch;
+};
+// dense: C = M(A·B) over every k (Structure::Detect's semantics); else over the band only.
+void launch_simt_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
+
+// trtrmm_backward's two dense products, dA = M(G)·Bᵀ and dB = Aᵀ·M(G), in one launch of the same
+// tiled kernel (FMA in T).
+template <typename T>
+struct BackwardProblem {
+  Fill fill;
+  int64_t n;
+  const T* G;
+  int64_t ldg, stride_g;
+  const T* A;
+  int64_t lda, stride_a;
+  const T* B;
+  int64_t ldb, stride_b;
+  T* dA;
+  int64_t ldda, stride_da;
+  T* dB;
+  int64_t lddb, stride_db;
+  int64_t batch;
+};
+void launch_simt_backward(const BackwardProblem<float>& p, const DeviceInfo& dev, Stream stream);
+void launch_simt_backward(const BackwardProblem<double>& p, const DeviceInfo& dev, Stream stream);
+
 // The yardstick in fp64: C64 = triu(A·B) (or tril) accumulated in double, for the benchmark and
 // the GPU tests. ldc64 is C64's leading dimension; not batched. dense: over every k (the dense
 // product's triangle, Structure::Detect's semantics), else over the band.

@@ -182,25 +182,25 @@ inline const char* name(Kind k) {
 // or gen() too (Dense, NonFinite). NonFinite then plants Inf, -Inf and NaN anywhere;
 // TriangularNonFinite keeps the zeros and plants them inside the triangle, where the dense
 // product multiplies them by those zeros (0·Inf = NaN) and a structured product would not.
-template <typename Gen>
-std::vector<float> make(Kind kind, Fill fill, int64_t n, int64_t ld, Gen&& gen,
-                        std::mt19937_64& rng) {
-  std::vector<float> x(static_cast<size_t>(n * ld), kNaN<float>);
+template <typename T = float, typename Gen>
+std::vector<T> make(Kind kind, Fill fill, int64_t n, int64_t ld, Gen&& gen,
+                    std::mt19937_64& rng) {
+  std::vector<T> x(static_cast<size_t>(n * ld), kNaN<T>);
   std::uniform_real_distribution<double> noise(-1e-2, 1e-2);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      float v = static_cast<float>(gen());
+      T v = static_cast<T>(gen());
       if (!in_triangle(fill, i, j)) {
-        if (kind == Kind::Triangular || kind == Kind::TriangularNonFinite) v = 0.f;
-        if (kind == Kind::Noisy) v = static_cast<float>(noise(rng));
+        if (kind == Kind::Triangular || kind == Kind::TriangularNonFinite) v = T(0);
+        if (kind == Kind::Noisy) v = static_cast<T>(noise(rng));
       }
       x[i * ld + j] = v;
     }
   if ((kind == Kind::NonFinite || kind == Kind::TriangularNonFinite) && n > 0) {
-    const float inf = std::numeric_limits<float>::infinity();
+    const T inf = std::numeric_limits<T>::infinity();
     std::uniform_int_distribution<int64_t> pos(0, n - 1);
-    const float planted[] = {inf, -inf, kNaN<float>, inf};
-    for (const float v : planted) {
+    const T planted[] = {inf, -inf, kNaN<T>, inf};
+    for (const T v : planted) {
       int64_t i = pos(rng), j = pos(rng);
       if (kind == Kind::TriangularNonFinite && !in_triangle(fill, i, j)) std::swap(i, j);
       x[i * ld + j] = v;
@@ -211,18 +211,21 @@ std::vector<float> make(Kind kind, Fill fill, int64_t n, int64_t ld, Gen&& gen,
 
 // C against the dense reference: exactly zero outside the triangle; NaN where the reference is
 // NaN, the same infinity where it is infinite, and allclose (or exact) elsewhere.
-inline ::testing::AssertionResult matches_dense(Fill fill, int64_t n, const float* C, int64_t ldc,
-                                         const std::vector<double>& ref, bool exact) {
+// (T = double: tighter atol/rtol fit.)
+template <typename T>
+::testing::AssertionResult matches_dense(Fill fill, int64_t n, const T* C, int64_t ldc,
+                                         const std::vector<double>& ref, bool exact,
+                                         double atol = 1e-4, double rtol = 1e-4) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      const float c = C[i * ldc + j];
-      const float r = static_cast<float>(ref[size_t(i * n + j)]);
+      const T c = C[i * ldc + j];
+      const T r = static_cast<T>(ref[size_t(i * n + j)]);
       bool ok;
-      if (!in_triangle(fill, i, j)) ok = c == 0.f;
+      if (!in_triangle(fill, i, j)) ok = c == T(0);
       else if (std::isnan(r)) ok = std::isnan(c);
       else if (std::isinf(r)) ok = c == r;
       else if (exact) ok = c == r;
-      else ok = allclose_violation(c, ref[size_t(i * n + j)], 1e-4, 1e-4) <= 1.0;
+      else ok = allclose_violation(c, ref[size_t(i * n + j)], atol, rtol) <= 1.0;
       if (!ok)
         return ::testing::AssertionFailure()
                << "C[" << i << "][" << j << "] = " << c << ", dense reference " << r;

@@ -1,0 +1,366 @@
+// trtrmm on double operands (the simt_fp64 kernel) against the CPU's fp64 references: sizes on
+// and off its 64×64 tiles, both triangles, ld > n, batches with shared operands, Triangular (the
+// band: the other triangles NaN and never read) and Detect (the dense product's triangle on any
+// input). C is poisoned with NaN before every call and every element of it is checked.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "kernels/gpu_util.hpp"
+#include "trimm/cpu.hpp"
+#include "trimm/cuda.hpp"
+
+namespace trimm {
+namespace {
+
+using test::DeviceBuffer;
+using test::Seeded;
+
+struct Layout {
+  int64_t n, lda, ldb, ldc;
+};
+
+// |c − r| <= 2·γ·M(i, j) + tiny on the triangle, where M = |A|·|B| over the same k and γ = 1.1·n·eps:
+// both the GPU's FMA sums and the reference's plain sums are within γ·M of the exact value, for
+// any input (no flakes from cancellation), and a dropped or doubled term of size ~1 exceeds it.
+::testing::AssertionResult within_fp64_bound(Fill fill, int64_t n, const double* C, int64_t ldc,
+                                             const std::vector<double>& ref,
+                                             const std::vector<double>& abs_ref) {
+  const double gamma = 1.1 * double(std::max<int64_t>(n, 1)) * std::ldexp(1.0, -53);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (!test::in_triangle(fill, i, j)) continue;
+      const double c = C[i * ldc + j], r = ref[size_t(i * n + j)];
+      const double bound = 2.0 * gamma * abs_ref[size_t(i * n + j)] + 1e-300;
+      if (!(std::fabs(c - r) <= bound))
+        return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << c
+                                             << ", reference " << r << ", bound " << bound;
+    }
+  return test::zero_outside(fill, n, C, ldc);
+}
+
+std::vector<double> absolute(std::vector<double> x) {
+  for (double& v : x) v = std::fabs(v);  // NaN stays NaN (never read where it lies)
+  return x;
+}
+
+// Nothing of C outside its n×n matrix written (the ld padding stays NaN).
+::testing::AssertionResult padding_untouched(int64_t n, const double* C, int64_t ldc) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      if (!std::isnan(C[i * ldc + j]))
+        return ::testing::AssertionFailure() << "padding C[" << i << "][" << j << "] written";
+  return ::testing::AssertionSuccess();
+}
+
+using Param = std::tuple<Fill, int64_t>;
+class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (std::get<1>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  }
+
+  // Triangular: inputs whose other triangle and padding are NaN, against reference_trtrmm.
+  void check_triangular(const Layout& s, bool integers) {
+    const Fill fill = std::get<0>(GetParam());
+    std::function<double()> gen = test::normal(rng_);
+    if (integers) gen = test::integers(rng_);
+    const auto A = test::make_triangular<double>(fill, s.n, s.lda, gen);
+    const auto B = test::make_triangular<double>(fill, s.n, s.ldb, gen);
+    std::vector<double> C0(static_cast<size_t>(s.n * s.ldc));
+    test::poison(C0);
+    DeviceBuffer<double> dA(A), dB(B), dC(C0);
+    ASSERT_NE(dC.get(), nullptr);
+    trtrmm(fill, s.n, dA.get(), s.lda, dB.get(), s.ldb, dC.get(), s.ldc);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    std::vector<double> ref(static_cast<size_t>(s.n * s.n));
+    cpu::reference_trtrmm(fill, s.n, A.data(), s.lda, B.data(), s.ldb, ref.data(), s.n);
+    if (integers) {
+      EXPECT_TRUE(test::equals_exactly(fill, s.n, C.data(), s.ldc, ref.data(), s.n));
+    } else {
+      std::vector<double> M(ref.size());
+      const auto Aabs = absolute(A), Babs = absolute(B);
+      cpu::reference_trtrmm(fill, s.n, Aabs.data(), s.lda, Babs.data(), s.ldb, M.data(), s.n);
+      EXPECT_TRUE(within_fp64_bound(fill, s.n, C.data(), s.ldc, ref, M));
+    }
+    EXPECT_TRUE(padding_untouched(s.n, C.data(), s.ldc));
+    EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+    EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+  }
+};
+
+TEST_P(GpuFp64, TriangularIntegersExact) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::get<1>(GetParam());
+  check_triangular({n, n, n, n}, true);
+}
+
+TEST_P(GpuFp64, TriangularSignedWithinTheFp64Bound) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::get<1>(GetParam());
+  check_triangular({n, n, n, n}, false);
+}
+
+TEST_P(GpuFp64, PaddedLeadingDimensions) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::get<1>(GetParam());
+  check_triangular({n, n + 1, n + 3, n + 5}, true);
+  check_triangular({n, n + 7, n + 2, n + 1}, false);
+}
+
+// Inf and NaN inside the triangles: the band's terms only, so exactly the elements whose band
+// meets them turn non-finite (a kernel that multiplied structural zeros would put 0·Inf = NaN
+// elsewhere), and C's other triangle stays exactly zero.
+TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  auto A = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+  auto B = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int64_t d = 0; d < n; d += 7) {
+    A[d * n + d] = inf;
+    const int64_t j = fill == Fill::Upper ? std::min(n - 1, d + 3) : std::max<int64_t>(0, d - 3);
+    B[d * n + j] = -inf;
+    if (d % 3 == 0) A[d * n + j] = test::kNaN<double>;
+  }
+  std::vector<double> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<double> dA(A), dB(B), dC(C0);
+  trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n);
+  TEST_CUDA(cudaGetLastError());
+  const auto C = dC.download();
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+  EXPECT_TRUE(test::matches_dense(fill, n, C.data(), n, ref, true));
+}
+
+// Structure::Detect: the dense product's triangle (every k of A and B as they are) against
+// reference_dense, exactly on integer-valued inputs, NaN and Inf exactly where it has them.
+TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  const int64_t lda = n + 2, ldb = n + 5, ldc = n + 3;
+  for (const test::Kind kind : {test::Kind::Triangular, test::Kind::Noisy, test::Kind::Dense,
+                                test::Kind::NonFinite, test::Kind::TriangularNonFinite}) {
+    SCOPED_TRACE(test::name(kind));
+    const bool exact = kind != test::Kind::Noisy;
+    auto gen = exact ? std::function<double()>(test::integers(rng_))
+                     : std::function<double()>(test::uniform(rng_));
+    const auto A = test::make<double>(kind, fill, n, lda, gen, rng_);
+    const auto B = test::make<double>(kind, fill, n, ldb, gen, rng_);
+    std::vector<double> C0(static_cast<size_t>(n * ldc));
+    test::poison(C0);
+    DeviceBuffer<double> dA(A), dB(B), dC(C0);
+    Options o;
+    o.structure = Structure::Detect;  // no workspace: fp64 needs none
+    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    std::vector<double> ref(static_cast<size_t>(n * n));
+    cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
+    // Noisy: |A|, |B| <= 1, so |C(i, j)| <= n and each sum is within 2·n·eps·n of the other.
+    const double atol = 2.2 * double(n) * double(n) * std::ldexp(1.0, -53);
+    EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ldc, ref, exact, atol, 0.0));
+    EXPECT_TRUE(padding_untouched(n, C.data(), ldc));
+    EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+    EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129,
+                                                                       255, 1000)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
+// Batches: A or B shared (stride 0) or not, distinct leading dimensions and strides with gaps;
+// each problem against its own reference, the gaps left untouched, Triangular and Detect.
+class GpuFp64Batched : public ::testing::TestWithParam<Param>, public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_P(GpuFp64Batched, StridedBatchMatchesEachProblem) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  const int64_t batch = 3, lda = n + 1, ldb = n + 2, ldc = n + 3;
+  const int64_t sa = n * lda + 5, sb = n * ldb + 6, sc = n * ldc + 7;
+  for (const Structure structure : {Structure::Triangular, Structure::Detect})
+    for (const int shared : {0, 1, 2}) {  // none, A, B
+      const bool share_a = shared == 1, share_b = shared == 2;
+      const test::Kind kind =
+          structure == Structure::Detect ? test::Kind::Dense : test::Kind::Triangular;
+      std::vector<double> A, B, C(static_cast<size_t>(batch * sc));
+      test::poison(C);
+      for (int64_t b = 0; b < batch; ++b) {
+        auto a = structure == Structure::Detect
+                     ? test::make<double>(kind, fill, n, lda, test::integers(rng_), rng_)
+                     : test::make_triangular<double>(fill, n, lda, test::integers(rng_));
+        auto bb = structure == Structure::Detect
+                      ? test::make<double>(kind, fill, n, ldb, test::integers(rng_), rng_)
+                      : test::make_triangular<double>(fill, n, ldb, test::integers(rng_));
+        a.resize(static_cast<size_t>(sa), test::kNaN<double>);
+        bb.resize(static_cast<size_t>(sb), test::kNaN<double>);
+        if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
+        if (!share_b || b == 0) B.insert(B.end(), bb.begin(), bb.end());
+      }
+      DeviceBuffer<double> dA(A), dB(B), dC(C);
+      Options o;
+      o.structure = structure;
+      trtrmm_strided_batched(fill, n, dA.get(), lda, share_a ? 0 : sa, dB.get(), ldb,
+                             share_b ? 0 : sb, dC.get(), ldc, sc, batch, nullptr, o);
+      TEST_CUDA(cudaGetLastError());
+      const auto out = dC.download();
+      const std::string what = std::string(to_string(structure)) + ", shared " +
+                               std::to_string(shared);
+      for (int64_t b = 0; b < batch; ++b) {
+        std::vector<double> ref(static_cast<size_t>(n * n));
+        const double* a = A.data() + (share_a ? 0 : b * sa);
+        const double* bb = B.data() + (share_b ? 0 : b * sb);
+        if (structure == Structure::Detect)
+          cpu::reference_dense(fill, n, a, lda, bb, ldb, ref.data(), n);
+        else
+          cpu::reference_trtrmm(fill, n, a, lda, bb, ldb, ref.data(), n);
+        EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * sc, ldc, ref.data(), n))
+            << "batch " << b << ", " << what;
+        for (int64_t e = 0; e < sc; ++e)
+          if (e / ldc >= n || e % ldc >= n)
+            ASSERT_TRUE(std::isnan(out[size_t(b * sc + e)]))
+                << "batch " << b << " element " << e << " outside C written, " << what;
+      }
+    }
+}
+
+// More problems than a grid's y dimension holds (65535): the kernel strides over the batch.
+TEST_P(GpuFp64Batched, BatchLargerThanOneGrid) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const Fill fill = std::get<0>(GetParam());
+  if (std::get<1>(GetParam()) != 1) GTEST_SKIP() << "run once per fill (n = 3, batch 70000)";
+  const int64_t n = 3, batch = 70000, stride = n * n;
+  std::vector<double> A, B;
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto a = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+    const auto bb = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+    A.insert(A.end(), a.begin(), a.end());
+    B.insert(B.end(), bb.begin(), bb.end());
+  }
+  std::vector<double> C(static_cast<size_t>(batch * stride));
+  test::poison(C);
+  DeviceBuffer<double> dA(A), dB(B), dC(C);
+  trtrmm_strided_batched(fill, n, dA.get(), n, stride, dB.get(), n, stride, dC.get(), n, stride,
+                         batch);
+  TEST_CUDA(cudaGetLastError());
+  const auto out = dC.download();
+  for (const int64_t b : {int64_t(0), int64_t(65534), int64_t(65535), batch - 1}) {
+    std::vector<double> ref(static_cast<size_t>(n * n));
+    cpu::reference_trtrmm(fill, n, A.data() + b * stride, n, B.data() + b * stride, n,
+                          ref.data(), n);
+    EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * stride, n, ref.data(), n))
+        << "batch " << b;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64Batched,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values<int64_t>(1, 33, 130, 300)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
+// Errors: named, thrown before anything is written.
+TEST(GpuFp64Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
+  SKIP_WITHOUT_GPU();
+  const int64_t n = 64;
+  std::vector<double> host(static_cast<size_t>(n * n), 1.0);
+  std::vector<double> poisoned(static_cast<size_t>(n * n));
+  test::poison(poisoned);
+  DeviceBuffer<double> A(host), B(host), C(poisoned);
+  auto expect_error = [&](const char* name, auto&& call) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for bad " << name;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(test::same_bits(poisoned, C.download())) << "C written on a bad " << name;
+  };
+  expect_error("n = -1", [&] { trtrmm(Fill::Upper, -1, A.get(), n, B.get(), n, C.get(), n); });
+  expect_error("lda", [&] { trtrmm(Fill::Upper, n, A.get(), n - 1, B.get(), n, C.get(), n); });
+  expect_error("ldb", [&] { trtrmm(Fill::Lower, n, A.get(), n, B.get(), 0, C.get(), n); });
+  expect_error("ldc", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), 3); });
+  expect_error("A is null", [&] { trtrmm(Fill::Upper, n, nullptr, n, B.get(), n, C.get(), n); });
+  expect_error("B is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, nullptr, n, C.get(), n); });
+  expect_error("C is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, nullptr, n); });
+  expect_error("C overlaps A", [&] { trtrmm(Fill::Upper, n, C.get(), n, B.get(), n, C.get(), n); });
+  expect_error("C overlaps B", [&] { trtrmm(Fill::Upper, n, A.get(), n, C.get(), n, C.get(), n); });
+  expect_error("fill = 2", [&] {
+    trtrmm(static_cast<Fill>(2), n, A.get(), n, B.get(), n, C.get(), n);
+  });
+  expect_error("stride_c", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 1, 2);
+  });
+  expect_error("stride_b = -1", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, -1, C.get(), n, n * n, 1);
+  });
+  expect_error("batch = -1", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 0, -1);
+  });
+  expect_error("precision = fp32 with double operands", [&] {
+    Options o;
+    o.precision = Precision::Fp32;
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("precision = 9", [&] {
+    Options o;
+    o.precision = static_cast<Precision>(9);
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("structure = 5", [&] {
+    Options o;
+    o.structure = static_cast<Structure>(5);
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+  expect_error("kernel = 'sm90_tf32x3' with double operands", [&] {
+    Options o;
+    o.kernel = "sm90_tf32x3";
+    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+  });
+}
+
+TEST(GpuFp64Errors, EmptyProblemsAndTheKernelsOwnName) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, static_cast<const double*>(nullptr), 1, nullptr, 1,
+                         static_cast<double*>(nullptr), 1));
+  EXPECT_NO_THROW(trtrmm_strided_batched(Fill::Lower, 5, static_cast<const double*>(nullptr), 5,
+                                         0, nullptr, 5, 0, static_cast<double*>(nullptr), 5, 25,
+                                         0));
+  const int64_t n = 5;
+  std::vector<double> host(static_cast<size_t>(n * n), 2.0), out(host.size());
+  test::poison(out);
+  DeviceBuffer<double> A(host), C(out);
+  Options o;
+  o.kernel = "simt_fp64";
+  o.precision = Precision::Ieee;
+  trtrmm(Fill::Upper, n, A.get(), n, A.get(), n, C.get(), n, nullptr, o);
+  const auto c = C.download();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      EXPECT_EQ(c[size_t(i * n + j)], j >= i ? 4.0 * double(j - i + 1) : 0.0) << i << "," << j;
+}
+
+}  // namespace
+}  // namespace trimm
