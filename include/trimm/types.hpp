@@ -17,6 +17,20 @@ namespace trimm {
 // product's own NaN/Inf semantics use Structure::Detect.
 enum class Fill { Upper, Lower };
 
+// 16-bit storage types for the GPU API: the bits of an IEEE binary16 value (half_t) or a bfloat16
+// value (bfloat16_t). Layout-compatible with CUDA's __half and __nv_bfloat16 and with PyTorch's
+// torch.half / torch.bfloat16 storage: pass such arrays by reinterpret_cast. No arithmetic here
+// (this header stays free of CUDA includes); the products are accumulated in fp32 and rounded to
+// the type once, to nearest even, when C is stored.
+struct half_t {
+  uint16_t bits;
+};
+struct bfloat16_t {
+  uint16_t bits;
+};
+static_assert(sizeof(half_t) == 2 && alignof(half_t) == 2, "half_t is two bytes");
+static_assert(sizeof(bfloat16_t) == 2 && alignof(bfloat16_t) == 2, "bfloat16_t is two bytes");
+
 // The arithmetic. Auto picks the fastest kernel that is fp32-accurate on this device.
 // Ieee: plain fp32 fused multiply-add on the CUDA cores (and the CPU's own fp32 BLAS).
 // Fp32: fp32 accuracy on the tensor cores, by error-compensated TF32 (3xTF32: three TF32

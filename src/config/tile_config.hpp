@@ -62,4 +62,13 @@ struct WgmmaTile {
 // no faster, with more error: bench/NOTES.md).
 inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
 
+// 16-bit data (bf16, fp16) on wgmma m64n128k16, both operands from shared memory: 128×128 tiles,
+// 64 k per stage (one 128-byte swizzle row of 16-bit elements), 6 stages of 32 KB (A 128×64,
+// B 64×128), two consumer warpgroups of 64 rows. One block per SM (192 KB of shared memory).
+inline constexpr WgmmaTile kSm90Bf16{128, 64, 6, 2};
+
+// The 16-bit fallback on CUDA cores (misaligned operands, GPUs before sm_90): 64×64 tiles of
+// 16×16 threads with 4×4 fp32 sums each, 16 k per stage.
+inline constexpr int kSimt16Tile = 64, kSimt16Step = 16;
+
 }  // namespace trimm::config

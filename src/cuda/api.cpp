@@ -145,7 +145,101 @@ void run_backward(const char* api, Fill fill, int64_t n, const T* G, int64_t ldg
   kernels::launch_simt_backward(p, current_device(), stream);
 }
 
+// 16-bit data: the same checks, then the 16-bit table.
+template <typename T>
+kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda,
+                                int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b,
+                                T* C, int64_t ldc, int64_t stride_c, int64_t batch,
+                                const Options& options) {
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+                    int64_t(sizeof(T))});
+  detail::validate_precision(api, options.precision);
+  detail::validate_structure(api, options.structure);
+  if (options.precision != Precision::Auto && options.precision != Precision::Fp32)
+    throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
+                          " for 16-bit data, expected Precision::Auto or Fp32 (fp32 accumulation)");
+  if (options.structure == Structure::Detect)
+    throw InvalidArgument(std::string(api) +
+                          ": structure = detect is not implemented for 16-bit data (half_t, "
+                          "bfloat16_t), expected Structure::Triangular");
+  return {fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+}
+
+const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p, int cc,
+                                        const Options& o) {
+  return dispatch::select16(cc, o.precision, o.kernel, kernels::tma_compatible_16bit(p));
+}
+const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p, int cc,
+                                        const Options& o) {
+  return dispatch::select16(cc, o.precision, o.kernel, kernels::tma_compatible_16bit(p));
+}
+
+void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<half_t>& p,
+              const kernels::DeviceInfo& dev, Stream stream) {
+  k.launch_f16(p, dev, stream);
+}
+void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<bfloat16_t>& p,
+              const kernels::DeviceInfo& dev, Stream stream) {
+  k.launch_bf16(p, dev, stream);
+}
+
+template <typename T>
+void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a,
+           const T* B, int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c,
+           int64_t batch, Stream stream, const Options& options) {
+  const kernels::Problem16<T> p = prepare16(api, fill, n, A, lda, stride_a, B, ldb, stride_b, C,
+                                            ldc, stride_c, batch, options);
+  if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
+  const kernels::DeviceInfo& dev = current_device();
+  launch16(select16(p, dev.cc, options), p, dev, stream);
+}
+
+template <typename T>
+const char* selected16(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb,
+                       const T* C, int64_t ldc, const Options& options) {
+  // Only the addresses matter here: C is never written through this Problem.
+  const kernels::Problem16<T> p{fill, n, A, lda, 0, B, ldb, 0, const_cast<T*>(C), ldc, 0, 1};
+  return select16(p, current_device().cc, options).name;
+}
+
 }  // namespace
+
+void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
+            half_t* C, int64_t ldc, Stream stream, const Options& options) {
+  run16("trimm::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, stream, options);
+}
+
+void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,
+            int64_t ldb, bfloat16_t* C, int64_t ldc, Stream stream, const Options& options) {
+  run16("trimm::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, stream, options);
+}
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda, int64_t stride_a,
+                            const half_t* B, int64_t ldb, int64_t stride_b, half_t* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch, Stream stream,
+                            const Options& options) {
+  run16("trimm::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+        stride_c, batch, stream, options);
+}
+
+void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
+                            int64_t stride_a, const bfloat16_t* B, int64_t ldb, int64_t stride_b,
+                            bfloat16_t* C, int64_t ldc, int64_t stride_c, int64_t batch,
+                            Stream stream, const Options& options) {
+  run16("trimm::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+        stride_c, batch, stream, options);
+}
+
+const char* selected_kernel(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B,
+                            int64_t ldb, const half_t* C, int64_t ldc, const Options& options) {
+  return selected16(fill, n, A, lda, B, ldb, C, ldc, options);
+}
+
+const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
+                            const bfloat16_t* B, int64_t ldb, const bfloat16_t* C, int64_t ldc,
+                            const Options& options) {
+  return selected16(fill, n, A, lda, B, ldb, C, ldc, options);
+}
 
 bool cuda_available() {
   int count = 0, dev = 0, major = 0;

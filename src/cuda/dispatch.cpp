@@ -32,7 +32,18 @@ const KernelEntry kTable[] = {
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
 
-bool runs_on(const KernelEntry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
+// 16-bit data: wgmma where TMA can address the operands, the CUDA-core fallback elsewhere.
+const KernelEntry16 kTable16[] = {
+    {"sm90_16bit", 90, 90, true, true, kernels::launch_sm90_16bit, kernels::launch_sm90_16bit,
+     "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
+     "+ 2 consumer warpgroups, 128x128 tiles"},
+    {"simt_16bit", 80, kAnyCc, true, false, kernels::launch_simt_16bit, kernels::launch_simt_16bit,
+     "bf16/fp16 data, fp32 FFMA on 64x64 tiles: the fallback for any alignment and GPU"},
+};
+
+template <class Entry>
+bool runs_on(const Entry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
+
 // A forced kernel implements Auto whatever its arithmetic; dispatch's own choice for Auto is
 // fp32-accurate, never Tf32, and for Tf32 falls back to an fp32-accurate kernel (slower, never
 // less exact) where no Tf32 kernel runs.
@@ -45,9 +56,10 @@ bool implements(const KernelEntry& e, Precision p, bool forced) {
   return e.precision == p;
 }
 
-std::string names() {
+template <class Table>
+std::string names(const Table& table) {
   std::string s;
-  for (const KernelEntry& e : kTable) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  for (const auto& e : table) s += (s.empty() ? "" : ", ") + std::string(e.name);
   return s;
 }
 
@@ -75,7 +87,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
                               "entries that do not overlap");
       return e;
     }
-    throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names());
+    throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names(kTable));
   }
   for (const KernelEntry& e : kTable)
     if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
@@ -83,6 +95,35 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                         ": no trimm kernel implements it on " + arch);
+}
+
+const KernelEntry16* table16_begin() { return std::begin(kTable16); }
+const KernelEntry16* table16_end() { return std::end(kTable16); }
+
+const KernelEntry16& select16(int cc, Precision precision, const std::string& forced,
+                              bool tma_ok) {
+  if (precision != Precision::Auto && precision != Precision::Fp32)
+    throw InvalidArgument(std::string("precision = ") + to_string(precision) +
+                          ": 16-bit data is accumulated in fp32, expected precision auto or fp32");
+  const std::string arch = "sm_" + std::to_string(cc);
+  if (!forced.empty()) {
+    for (const KernelEntry16& e : kTable16) {
+      if (forced != e.name) continue;
+      if (!runs_on(e, cc))
+        throw InvalidArgument("kernel = '" + forced + "' does not run on " + arch);
+      if (e.needs_tma && !tma_ok)
+        throw InvalidArgument("kernel = '" + forced +
+                              "' loads through TMA: it needs 16-byte aligned A, B and C, leading "
+                              "dimensions and batch strides that are multiples of 8, and batch "
+                              "entries that do not overlap");
+      return e;
+    }
+    throw InvalidArgument("kernel = '" + forced + "' for 16-bit data, expected one of: " +
+                          names(kTable16));
+  }
+  for (const KernelEntry16& e : kTable16)
+    if (e.automatic && runs_on(e, cc) && (tma_ok || !e.needs_tma)) return e;
+  throw InvalidArgument("no trimm kernel for 16-bit data runs on " + arch);
 }
 
 }  // namespace trimm::dispatch

@@ -37,4 +37,28 @@ const KernelEntry* table_end();
 const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
                           bool tma_ok = true);
 
+// 16-bit data (half_t, bfloat16_t): a table of its own, with the same rules (first entry that
+// fits; any entry forced by name). Every entry accumulates in fp32: precision Auto or Fp32.
+using Launch16Fn = void (*)(const kernels::Problem16<half_t>&, const kernels::DeviceInfo&, Stream);
+using LaunchB16Fn = void (*)(const kernels::Problem16<bfloat16_t>&, const kernels::DeviceInfo&,
+                             Stream);
+
+struct KernelEntry16 {
+  const char* name;
+  int min_cc, max_cc;  // compute capabilities it runs on, inclusive
+  bool automatic;      // false: runs only when forced by name
+  bool needs_tma;      // only for operands kernels::tma_compatible_16bit accepts
+  Launch16Fn launch_f16;
+  LaunchB16Fn launch_bf16;
+  const char* what;
+};
+
+const KernelEntry16* table16_begin();
+const KernelEntry16* table16_end();
+
+// The 16-bit kernel for this call; `forced` as in select. Throws InvalidArgument naming
+// `precision` (anything but Auto and Fp32) or `kernel`.
+const KernelEntry16& select16(int cc, Precision precision, const std::string& forced,
+                              bool tma_ok = true);
+
 }  // namespace trimm::dispatch

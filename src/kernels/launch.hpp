@@ -40,6 +40,20 @@ struct Problem {
   Path path = Path::Structured;
 };
 
+// A 16-bit problem (T: half_t or bfloat16_t), already validated; fields as in Problem. No
+// Structure::Detect for 16-bit data, so no gate and no path.
+template <typename T>
+struct Problem16 {
+  Fill fill;
+  int64_t n;
+  const T* A;
+  int64_t lda, stride_a;
+  const T* B;
+  int64_t ldb, stride_b;
+  T* C;
+  int64_t ldc, stride_c;
+  int64_t batch;
+};
 
 // Devices a process may use; per-device caches are arrays of this size.
 constexpr int kMaxDevices = 64;
@@ -60,6 +74,16 @@ void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // Whether TMA can address p's operands: 16-byte aligned bases, leading dimensions and batch
 // strides, and batch entries that do not overlap. sm90_tf32x3 needs it; dispatch checks.
 bool tma_compatible(const Problem& p);
+
+// 16-bit data (sm90_bf16_trtrmm.cu, simt_16bit_trtrmm.cu). Whether TMA can address p's operands:
+// 16-byte aligned A, B, C, leading dimensions and batch strides multiples of 8 elements, batch
+// entries that do not overlap (or a shared operand).
+template <typename T>
+bool tma_compatible_16bit(const Problem16<T>& p);
+void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 

@@ -163,10 +163,12 @@ inline int choose_split_d(int tiles, int64_t slots) {
 
 // dense: the general-input schedule (Structure::Detect on inputs that are not triangular): the
 // same tiles on or above the diagonal, each over every k, none split (they weigh the same).
+// split = false: no tile is split whatever the balance (kernels whose output type cannot carry a
+// partial sum through the fix-up pass without losing accuracy: 16-bit C).
 inline TriangleSchedule make_schedule(int64_t n, int tile, int k_step, int64_t slots,
-                                      bool dense = false) {
+                                      bool dense = false, bool split = true) {
   const int tiles = int((n + tile - 1) / tile);
-  return {n, tile, k_step, tiles, dense ? tiles : choose_split_d(tiles, slots), dense};
+  return {n, tile, k_step, tiles, dense || !split ? tiles : choose_split_d(tiles, slots), dense};
 }
 
 }  // namespace trimm::sched

@@ -107,3 +107,48 @@ TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {
 
 }  // namespace
 }  // namespace trimm::dispatch
+
+namespace trimm::dispatch {
+namespace {
+
+// 16-bit data: its own table. wgmma where TMA takes the operands on sm_90, the CUDA-core fallback
+// everywhere else; fp32 accumulation only.
+TEST(Dispatch16, WgmmaOnHopperFallbackElsewhere) {
+  EXPECT_STREQ(select16(90, Precision::Auto, "").name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, Precision::Fp32, "").name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, Precision::Auto, "", false).name, "simt_16bit");
+  for (int cc : {80, 86, 89, 100}) EXPECT_STREQ(select16(cc, Precision::Auto, "").name, "simt_16bit");
+  EXPECT_STREQ(select16(90, Precision::Auto, "simt_16bit").name, "simt_16bit");
+  EXPECT_THROW(select16(80, Precision::Auto, "sm90_16bit"), InvalidArgument);
+  EXPECT_THROW(select16(90, Precision::Auto, "sm90_16bit", false), InvalidArgument);
+}
+
+TEST(Dispatch16, RefusesOtherPrecisionsAndFloatKernelsNamingThem) {
+  for (Precision p : {Precision::Ieee, Precision::Tf32}) {
+    try {
+      select16(90, p, "");
+      ADD_FAILURE() << "no error for precision " << to_string(p);
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("precision"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    select16(90, Precision::Auto, "sm90_tf32x3");
+    ADD_FAILURE() << "a float kernel accepted for 16-bit data";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("sm90_16bit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dispatch16, EveryEntryHasANameAndBothLaunchers) {
+  for (const KernelEntry16* e = table16_begin(); e != table16_end(); ++e) {
+    EXPECT_NE(e->name, nullptr);
+    EXPECT_NE(e->launch_f16, nullptr) << e->name;
+    EXPECT_NE(e->launch_bf16, nullptr) << e->name;
+    for (const KernelEntry* f = table_begin(); f != table_end(); ++f)
+      EXPECT_STRNE(e->name, f->name) << "one name, one kernel";
+  }
+}
+
+}  // namespace
+}  // namespace trimm::dispatch

@@ -640,7 +640,7 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
   expect_error("lda", [&] { trtrmm(Fill::Upper, n, A.get(), n - 1, B.get(), n, C.get(), n); });
   expect_error("ldb", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), 0, C.get(), n); });
   expect_error("ldc", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), 3); });
-  expect_error("A is null", [&] { trtrmm(Fill::Upper, n, nullptr, n, B.get(), n, C.get(), n); });
+  expect_error("A is null", [&] { trtrmm(Fill::Upper, n, static_cast<const float*>(nullptr), n, B.get(), n, C.get(), n); });
   expect_error("C overlaps A", [&] { trtrmm(Fill::Upper, n, C.get(), n, B.get(), n, C.get(), n); });
   expect_error("kernel", [&] {
     Options o;
@@ -650,8 +650,8 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
   expect_error("stride_c", [&] {
     trtrmm_strided_batched(Fill::Upper, n, A.get(), n, 0, B.get(), n, 0, C.get(), n, 1, 2);
   });
-  expect_error("B is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, nullptr, n, C.get(), n); });
-  expect_error("C is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, nullptr, n); });
+  expect_error("B is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, static_cast<const float*>(nullptr), n, C.get(), n); });
+  expect_error("C is null", [&] { trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, static_cast<float*>(nullptr), n); });
   expect_error("C overlaps B", [&] { trtrmm(Fill::Upper, n, A.get(), n, C.get(), n, C.get(), n); });
   expect_error("fill = 2", [&] {
     trtrmm(static_cast<Fill>(2), n, A.get(), n, B.get(), n, C.get(), n);
@@ -694,10 +694,9 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
 }
 
 TEST_F(GpuTrtrmmErrors, EmptyProblemsAreNoOps) {
-  // (A typed null: the float and double overloads both take a bare nullptr.)
-  const float* none = nullptr;
-  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, none, 1, nullptr, 1, nullptr, 1));
-  EXPECT_NO_THROW(trtrmm_strided_batched(Fill::Lower, 5, none, 5, 0, nullptr, 5, 0, nullptr, 5,
+  const float* none = nullptr;  // typed: the 16-bit overloads take a bare nullptr too
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, none, 1, none, 1, nullptr, 1));
+  EXPECT_NO_THROW(trtrmm_strided_batched(Fill::Lower, 5, none, 5, 0, none, 5, 0, nullptr, 5,
                                          25, 0));
 }
 

@@ -158,6 +158,23 @@ TEST(TriangleSchedule, DenseScheduleRunsEveryUpperTileOverAllOfKUnsplit) {
   }
 }
 
+// split = false (16-bit C): the structured bands, whole tiles only, however many slots.
+TEST(TriangleSchedule, UnsplitScheduleKeepsEveryTileWhole) {
+  for (const int64_t n : {1, 129, 2048, 4097})
+    for (const int64_t slots : {1, 132, 100000}) {
+      const TriangleSchedule s = make_schedule(n, 128, 64, slots, /*dense=*/false, /*split=*/false);
+      ASSERT_EQ(s.split_d, s.tiles) << n;
+      EXPECT_EQ(s.num_fixup_tiles(), 0) << n;
+      EXPECT_EQ(s.num_units(), int64_t(s.tiles) * (s.tiles + 1) / 2) << n;
+      for (int64_t idx = 0; idx < s.num_units(); ++idx) {
+        const WorkUnit u = s.unit(idx);
+        ASSERT_EQ(u.kind, UnitKind::Whole) << n << " " << idx;
+        EXPECT_EQ(u.k_begin, s.band_begin(u.bi));
+        EXPECT_EQ(u.k_end, s.band_end(u.bj));
+      }
+    }
+}
+
 TEST(TriangleSchedule, SplitsOnlyWhenTheLongestBandExceedsTheAverage) {
   // N = 4096, 128-tiles, 132 SMs: 5984 tile-blocks of work, 45 per SM > 32 tiles: no split.
   EXPECT_EQ(total_tile_work(32), 5984);

@@ -22,6 +22,9 @@ struct BenchConfig {
   bool noisy = false;
   bool normal = false;  // GPU: N(0, 1) in the triangle instead of uniform [0, 1) (randn-style)
   std::vector<Structure> structures{Structure::Triangular};  // trimm rows per precision
+  // GPU: the data type of A, B and C: fp32, or bf16 / fp16 (inputs rounded to the type, fp32
+  // accumulation; anchored on cuBLAS's GemmEx in that type + triu).
+  std::string dtype = "fp32";
 };
 
 struct Row {
@@ -35,6 +38,9 @@ struct Row {
   double max_violation = 0;  // max |c - ref| / (1e-4 + 1e-4·|ref|) against the reference-equivalent
   double rel_err = 0;        // ||C - C64||_F / ||C64||_F against the fp64 product
   std::string note;
+  std::string dtype = "fp32";  // of A, B and C (16-bit rows: max_violation uses that type's
+                               // torch.testing tolerances, rel_err the fp64 product of the
+                               // 16-bit inputs)
 };
 
 double useful_flops(int64_t n);

@@ -4,6 +4,8 @@
 // every method is checked on its own output: the allclose violation against the
 // reference-equivalent (cuBLAS SGEMM + triu), and the normwise error against an fp64 product.
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -74,13 +76,13 @@ __global__ void triu_copy(const float* src, float* dst, int64_t n) {
 // Per-block partials: max allclose violation against ref32, and squared error / squared norm
 // against ref64. NaN counts as an infinite violation.
 __global__ void compare(const float* c, const float* ref32, const double* ref64, int64_t count,
-                        double* partial) {
+                        double* partial, double atol, double rtol) {
   __shared__ double s_viol[256], s_err[256], s_ref[256];
   double viol = 0, err = 0, ref = 0;
   for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
        e += int64_t(gridDim.x) * blockDim.x) {
     const double x = c[e], r64 = ref64[e];
-    viol = fmax(viol, allclose_violation(x, ref32[e]));
+    viol = fmax(viol, allclose_violation(x, ref32[e], atol, rtol));
     const double d = x - r64;
     err += d != d ? INFINITY : d * d;
     ref += r64 * r64;
@@ -154,8 +156,9 @@ struct Harness {
     return median(ms);
   }
 
-  void check(const float* c, const float* ref32, const double* ref64, Row& row) {
-    compare<<<kCompareBlocks, 256>>>(c, ref32, ref64, n * n, partial.p);
+  void check(const float* c, const float* ref32, const double* ref64, Row& row,
+             double atol = 1e-4, double rtol = 1e-4) {
+    compare<<<kCompareBlocks, 256>>>(c, ref32, ref64, n * n, partial.p, atol, rtol);
     BENCH_CUDA(cudaGetLastError());
     std::vector<double> h(3 * kCompareBlocks);
     BENCH_CUDA(cudaMemcpy(h.data(), partial.p, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
@@ -185,6 +188,95 @@ void diag_batched_sgemm(cublasHandle_t h, int64_t n, int64_t nb, const float* A,
   }
 }
 
+// --- 16-bit data ----------------------------------------------------------------------------
+// x rounded to bf16 or fp16 (to nearest even), as raw bits, and back (exact).
+__global__ void to_16bit(const float* x, uint16_t* y, int64_t count, bool bf16) {
+  const int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= count) return;
+  y[e] = bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(x[e]))
+              : __half_as_ushort(__float2half_rn(x[e]));
+}
+__global__ void from_16bit(const uint16_t* y, float* x, int64_t count, bool bf16) {
+  const int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= count) return;
+  x[e] = bf16 ? __bfloat162float(__ushort_as_bfloat16(y[e])) : __half2float(__ushort_as_half(y[e]));
+}
+__global__ void triu_copy16(const uint16_t* src, uint16_t* dst, int64_t n) {
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= n * n) return;
+  dst[idx] = idx % n >= idx / n ? src[idx] : uint16_t(0);
+}
+
+// Rows for --dtype bf16|fp16: torch.triu(torch.matmul(A, B)) in that type (cuBLAS GemmEx, fp32
+// compute, + triu) against trimm, both judged against the fp64 product of the same 16-bit inputs
+// (A, B: the float inputs, overwritten here with their 16-bit values) and against each other
+// with torch.testing's default tolerances for the type.
+void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float* B,
+                 std::vector<Row>& rows) {
+  const bool bf16 = cfg.dtype == "bf16";
+  const cudaDataType_t type = bf16 ? CUDA_R_16BF : CUDA_R_16F;
+  const double atol = 1e-5, rtol = bf16 ? 1.6e-2 : 1e-3;
+  const size_t nn = size_t(n) * size_t(n);
+  const unsigned blocks = blocks_for(n * n, 256);
+  Buf<uint16_t> A16(nn), B16(nn), tmp16(nn), ref16(nn), C16(nn);
+  Buf<float> ref32(nn), C(nn);
+  Buf<double> ref64(nn);
+  to_16bit<<<blocks, 256>>>(A, A16.p, n * n, bf16);
+  to_16bit<<<blocks, 256>>>(B, B16.p, n * n, bf16);
+  from_16bit<<<blocks, 256>>>(A16.p, A, n * n, bf16);
+  from_16bit<<<blocks, 256>>>(B16.p, B, n * n, bf16);
+  BENCH_CUDA(cudaGetLastError());
+  kernels::launch_naive_fp64_reference(Fill::Upper, n, A, n, B, n, ref64.p, n, nullptr);
+  BENCH_CUDA(cudaDeviceSynchronize());
+
+  const float one = 1.f, zero = 0.f;
+  const int in = int(n);
+  Row ref_row{"cuda", std::string("reference-equivalent (cuBLAS GemmEx ") + cfg.dtype + " + triu)",
+              "fp32", n};
+  ref_row.dtype = cfg.dtype;
+  ref_row.ms = H.time([&] {
+    BENCH_CUBLAS(cublasGemmEx(H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B16.p, type,
+                              in, A16.p, type, in, &zero, tmp16.p, type, in, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+    triu_copy16<<<blocks, 256>>>(tmp16.p, ref16.p, n);
+  });
+  from_16bit<<<blocks, 256>>>(ref16.p, ref32.p, n * n, bf16);
+  BENCH_CUDA(cudaGetLastError());
+  const double ref_ms = ref_row.ms;
+  auto finish = [&](Row row, const float* out) {
+    H.check(out, ref32.p, ref64.p, row, atol, rtol);
+    row.tflops = useful_flops(n) / (row.ms * 1e-3) / 1e12;
+    row.speedup = ref_ms / row.ms;
+    rows.push_back(row);
+  };
+  finish(ref_row, ref32.p);
+
+  for (const Precision p : cfg.precisions) {
+    Options o;
+    o.precision = p;
+    o.kernel = cfg.kernel;
+    Row row{"cuda", "", to_string(p), n};
+    row.dtype = cfg.dtype;
+    BENCH_CUDA(cudaMemset(C16.p, 0xff, nn * sizeof(uint16_t)));  // poison: NaN everywhere
+    if (bf16) {
+      auto* a = reinterpret_cast<const bfloat16_t*>(A16.p);
+      auto* b = reinterpret_cast<const bfloat16_t*>(B16.p);
+      auto* c = reinterpret_cast<bfloat16_t*>(C16.p);
+      row.method = std::string("trimm ") + selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o);
+      row.ms = H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); });
+    } else {
+      auto* a = reinterpret_cast<const half_t*>(A16.p);
+      auto* b = reinterpret_cast<const half_t*>(B16.p);
+      auto* c = reinterpret_cast<half_t*>(C16.p);
+      row.method = std::string("trimm ") + selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o);
+      row.ms = H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); });
+    }
+    from_16bit<<<blocks, 256>>>(C16.p, C.p, n * n, bf16);
+    BENCH_CUDA(cudaGetLastError());
+    finish(row, C.p);
+  }
+}
+
 }  // namespace
 
 void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::string& device) {
@@ -202,6 +294,7 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1, noise, cfg.normal);
   fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2, noise, cfg.normal);
   BENCH_CUDA(cudaGetLastError());
+  if (cfg.dtype != "fp32") return bench_16bit(cfg, n, H, A.p, B.p, rows);
   // Noisy inputs: the dense product's triangle (every k), as torch computes it.
   kernels::launch_naive_fp64_reference(Fill::Upper, n, A.p, n, B.p, n, ref64.p, n, nullptr,
                                        /*dense=*/cfg.noisy);

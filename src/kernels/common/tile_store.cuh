@@ -45,31 +45,34 @@ __device__ __forceinline__ void flag_nonfinite(uint32_t* gate, const float (&v)[
   if (__any_sync(0xffffffffu, bad) && threadIdx.x % 32 == 0) atomicOr(gate, kNonFiniteOut);
 }
 
-// Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros.
-template <bool kVec>
-__device__ void zero_region(float* C, int64_t ldc, int64_t n, int64_t row0, int64_t col0,
+// Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros. T: the
+// element (float, or uint16_t for the bits of 16-bit data, whose +0 is all zero bits too); kVec:
+// 16-byte stores, which need 16-byte aligned rows.
+template <bool kVec, typename T = float>
+__device__ void zero_region(T* C, int64_t ldc, int64_t n, int64_t row0, int64_t col0,
                             int rows, int cols, int tid, int threads) {
-  const int vecs = cols / 4;
+  constexpr int kPer = 16 / int(sizeof(T));  // elements per 16-byte store
+  const int vecs = cols / kPer;
   for (int idx = tid; idx < rows * vecs; idx += threads) {
-    const int64_t r = row0 + idx / vecs, c = col0 + (idx % vecs) * 4;
+    const int64_t r = row0 + idx / vecs, c = col0 + (idx % vecs) * kPer;
     if (r >= n) continue;
-    float* q = C + r * ldc + c;
-    if (kVec && c + 3 < n) {
-      *reinterpret_cast<float4*>(q) = make_float4(0.f, 0.f, 0.f, 0.f);
+    T* q = C + r * ldc + c;
+    if (kVec && c + kPer - 1 < n) {
+      *reinterpret_cast<uint4*>(q) = make_uint4(0u, 0u, 0u, 0u);
     } else {
-      for (int e = 0; e < 4; ++e)
-        if (c + e < n) q[e] = 0.f;
+      for (int e = 0; e < kPer; ++e)
+        if (c + e < n) q[e] = T(0);
     }
   }
 }
 
 // Zeroes the mirror of tile (bi, bj) of C' (TriangleSchedule::zeroes_mirror): rows bj, columns
 // bi of C', which is C for the Upper product and Cᵀ (trans) for the Lower one.
-template <bool kVec>
-__device__ void zero_mirror(float* C, int64_t ldc, int64_t n, int bi, int bj, bool trans,
+template <bool kVec, typename T = float>
+__device__ void zero_mirror(T* C, int64_t ldc, int64_t n, int bi, int bj, bool trans,
                             int tile, int tid, int threads) {
   const int64_t r0 = int64_t(trans ? bi : bj) * tile, c0 = int64_t(trans ? bj : bi) * tile;
-  zero_region<kVec>(C, ldc, n, r0, c0, tile, tile, tid, threads);
+  zero_region<kVec, T>(C, ldc, n, r0, c0, tile, tile, tid, threads);
 }
 
 // The fix-up pass for split tiles: C'(tile) += transpose(mirror), then the mirror becomes zero.

@@ -97,6 +97,23 @@ __device__ __forceinline__ uint64_t desc_kmajor_sw128(const void* p) {
          (uint64_t(1) << 62);
 }
 
+// Descriptor of an MN-major operand (B of D = A·B with N contiguous, used with imm-trans-b = 1)
+// in the 128-byte swizzle TMA writes: for 16-bit data, atoms of 64 N-elements (one 128-byte row)
+// × 8 k-rows, 1024 bytes. SBO: the step between 8-row k groups (1024 bytes when the k-rows of a
+// 64-element column block are contiguous); LBO: the step from one 64-element N block to the next
+// (`n_block_bytes`, e.g. one TMA box further). Start 1024-byte aligned: k steps of 16 rows move it
+// by 2048 bytes, a whole number of atoms.
+__device__ __forceinline__ uint64_t desc_mnmajor_sw128(const void* p, uint32_t n_block_bytes) {
+  const uint64_t addr = smem_addr(p);
+  return ((addr & 0x3FFFF) >> 4) | (uint64_t((n_block_bytes & 0x3FFFF) >> 4) << 16) |
+         (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+}
+
+// Waits at a named barrier (ids 1-15; 0 is __syncthreads') for `threads` threads, whole warps.
+__device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 __device__ __forceinline__ void wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
@@ -105,6 +122,11 @@ __device__ __forceinline__ void wgmma_commit() {
 }
 __device__ __forceinline__ void wgmma_wait_all() {
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+// Waits until at most kPending of this warpgroup's committed wgmma groups are still running.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 // Keeps the compiler from moving accesses of r across a wgmma fence or wait, and keeps r alive
 // (a register operand of an in-flight wgmma must not be reused).
@@ -136,6 +158,46 @@ __device__ __forceinline__ void wgmma_m64n128k8_tf32_rs(float (&d)[64], const ui
         "+f"(d[62]), "+f"(d[63])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(accumulate));
 }
+
+// d (64×128 per warpgroup) = a·b + (accumulate ? d : 0), one k16 step of 16-bit inputs (kBf16:
+// bfloat16, else fp16) with fp32 accumulators, both operands in shared memory (SS): a the
+// K-major descriptor (imm-trans-a 0), b the MN-major descriptor (imm-trans-b 1: B's rows, N
+// contiguous, exactly as they lie in memory).
+#define TRIMM_WGMMA_D64                                                                          \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "            \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "            \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define TRIMM_WGMMA_D64_OPERANDS(d)                                                              \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),          \
+      "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),  \
+      "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),            \
+      "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),            \
+      "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),            \
+      "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]),            \
+      "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),            \
+      "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),            \
+      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),            \
+      "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),            \
+      "+f"(d[62]), "+f"(d[63])
+template <bool kBf16>
+__device__ __forceinline__ void wgmma_m64n128k16_ss(float (&d)[64], uint64_t desc_a,
+                                                    uint64_t desc_b, int accumulate) {
+  if constexpr (kBf16)
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TRIMM_WGMMA_D64
+                 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 : TRIMM_WGMMA_D64_OPERANDS(d)
+                 : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+  else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " TRIMM_WGMMA_D64
+                 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 : TRIMM_WGMMA_D64_OPERANDS(d)
+                 : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+#undef TRIMM_WGMMA_D64
+#undef TRIMM_WGMMA_D64_OPERANDS
 
 // --- TF32 ------------------------------------------------------------------------------------
 // The tensor cores read a TF32 operand's top 19 bits (sign, exponent, 10 mantissa bits) and

@@ -40,6 +40,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.cuh"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels::sm90 {
@@ -474,20 +475,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// --- host: tensor maps ------------------------------------------------------------------------
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    TRIMM_CUDA_CHECK(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q));
-    if (q != cudaDriverEntryPointSuccess || f == nullptr)
-      throw CudaError("trimm: the CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12+)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-  }();
-  return fn;
-}
-
+// --- host: tensor maps (encode_tiled: kernels/sm90/tensor_map.cuh) ----------------------------
 // A row-major n×n operand (rows `ld` floats apart, batch entries `stride` apart) in boxes of
 // kBox columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer dimension.
 CUtensorMap make_map(const float* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,

@@ -1,0 +1,384 @@
+// sm90_16bit: C = triu(A·B) (or tril) for 16-bit data, bf16 or fp16, on Hopper's warpgroup tensor
+// cores (wgmma, sm_90a) with fp32 accumulators; C rounded to the type once, at the store.
+//
+// For 16-bit inputs wgmma reads both operands from shared memory (SS) and takes B either K-major
+// or MN-major (imm-trans-b), so both tiles are used exactly as TMA writes them from row-major
+// memory: A(m, k) K-major, B(k, n) N-major. No transpose, no register operand, no workspace.
+//
+// One block per work unit of the triangle scheduler (longest first, no split: see below), three
+// warpgroups:
+//   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
+//     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
+//     (and its slot freed on mbarrier `empty`) while the current one runs;
+//   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
+// Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
+// inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
+// four per tile), the consumers overwrite it with zeros in shared memory, fence the generic-proxy
+// writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
+// No split tiles: the fix-up pass would carry a chunk's partial sum through C, which in 16 bits
+// costs a second rounding. At n = 4096 nothing splits anyway (the longest band, 32 tiles of k,
+// is below the 45 per SM on average); at n <= 2048 the longest band bounds the time (issue #3's
+// bar is at 4096; bench/NOTES.md).
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "config/tile_config.hpp"
+#include "cuda/check.hpp"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.cuh"
+#include "sched/triangle_scheduler.hpp"
+
+static_assert(sizeof(trimm::half_t) == sizeof(__half) && alignof(trimm::half_t) == alignof(__half),
+              "trimm::half_t is layout-compatible with __half");
+static_assert(sizeof(trimm::bfloat16_t) == sizeof(__nv_bfloat16) &&
+                  alignof(trimm::bfloat16_t) == alignof(__nv_bfloat16),
+              "trimm::bfloat16_t is layout-compatible with __nv_bfloat16");
+
+namespace trimm::kernels::sm90_16bit {
+namespace {
+
+constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
+constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
+constexpr int kConsumerThreads = 128 * kConsumers;
+constexpr int kHelperThreads = 96;  // warps 9-11
+constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
+constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
+static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
+              "consumers, then the producer warp, then the helper warps");
+static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64, N 128");
+static_assert(kStep == kBoxN, "a stage of A is one TMA box: k spans one 128-byte row");
+static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
+static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
+
+// One pipeline stage, every tile in rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
+// chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as the descriptors require.
+struct alignas(1024) StageBuffers {
+  uint16_t a[kTile * kStep];  // (m 128, k 64): A rows, K-major
+  uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
+};
+static_assert(sizeof(StageBuffers) == 2 * 2 * kTile * kStep, "no padding inside a stage");
+struct SharedStorage {
+  StageBuffers stage[kStages];
+  uint64_t full[kStages], empty[kStages];
+};
+
+// Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
+// the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
+// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k.
+struct TileCoords {
+  int m0, n0;
+  __device__ TileCoords(const sched::WorkUnit& u, bool lower)
+      : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
+};
+
+// CUDA's type for a storage type.
+template <typename S>
+using Elem = std::conditional_t<std::is_same_v<S, bfloat16_t>, __nv_bfloat16, __half>;
+
+#if TRIMM_SM90_DEVICE
+
+namespace ptx = sm90::ptx;
+
+constexpr int kProducerWarp = kConsumerThreads / 32;
+constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
+constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
+constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
+
+// Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
+template <bool kLower>
+__device__ __forceinline__ bool a_zero(int m, int k) {
+  return kLower ? k > m : k < m;
+}
+template <bool kLower>
+__device__ __forceinline__ bool b_zero(int k, int n) {
+  return kLower ? k < n : k > n;
+}
+
+// --- producer: one thread, kStages loads ahead ------------------------------------------------
+__device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
+                        const TileCoords& tc, int k_begin, int steps, int za, int zb) {
+  for (int it = 0; it < steps; ++it) {
+    const int s = it % kStages;
+    if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+#pragma unroll
+    for (int j = 0; j < kTile / kBoxN; ++j)
+      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+  }
+}
+
+// Clears the 16-bit halves of a word (element 2i is the low half) whose flag is set.
+__device__ __forceinline__ uint32_t clear_halves(uint32_t w, bool lo, bool hi) {
+  return w & ((lo ? 0u : 0x0000FFFFu) | (hi ? 0u : 0xFFFF0000u));
+}
+
+// --- structural zeros of one stage, by the 256 consumer threads (ctid) ------------------------
+// Whatever the inputs' other triangle holds becomes +0 before any wgmma reads the stage.
+template <bool kLower>
+__device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, bool mask_a,
+                                bool mask_b, int ctid) {
+  constexpr int kChunksA = kTile * kStep / 8;  // 16-byte chunks of 8 elements
+  constexpr int kChunksB = kStep * kTile / 8;
+  if (mask_a) {
+#pragma unroll 4
+    for (int c = ctid; c < kChunksA; c += kConsumerThreads) {
+      const int r = c / (kStep / 8), k = k0 + 8 * ((c % (kStep / 8)) ^ (r % 8));
+      const int m = tc.m0 + r;
+      uint4& q = reinterpret_cast<uint4*>(st.a)[c];
+      uint4 v = q;
+      v.x = clear_halves(v.x, a_zero<kLower>(m, k + 0), a_zero<kLower>(m, k + 1));
+      v.y = clear_halves(v.y, a_zero<kLower>(m, k + 2), a_zero<kLower>(m, k + 3));
+      v.z = clear_halves(v.z, a_zero<kLower>(m, k + 4), a_zero<kLower>(m, k + 5));
+      v.w = clear_halves(v.w, a_zero<kLower>(m, k + 6), a_zero<kLower>(m, k + 7));
+      q = v;
+    }
+  }
+  if (mask_b) {
+#pragma unroll 4
+    for (int c = ctid; c < kChunksB; c += kConsumerThreads) {
+      const int box = c / (kStep * kBoxN / 8), r = (c / (kBoxN / 8)) % kStep;
+      const int k = k0 + r, n = tc.n0 + box * kBoxN + 8 * ((c % (kBoxN / 8)) ^ (r % 8));
+      uint4& q = reinterpret_cast<uint4*>(st.b)[c];
+      uint4 v = q;
+      v.x = clear_halves(v.x, b_zero<kLower>(k, n + 0), b_zero<kLower>(k, n + 1));
+      v.y = clear_halves(v.y, b_zero<kLower>(k, n + 2), b_zero<kLower>(k, n + 3));
+      v.z = clear_halves(v.z, b_zero<kLower>(k, n + 4), b_zero<kLower>(k, n + 5));
+      v.w = clear_halves(v.w, b_zero<kLower>(k, n + 6), b_zero<kLower>(k, n + 7));
+      q = v;
+    }
+  }
+}
+
+// --- consumer mainloop ------------------------------------------------------------------------
+// acc (64 m × 128 n of warpgroup wg) = Σ over the unit's stages. Stage it's four wgmmas are one
+// commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
+// the tensor cores always have the next group queued.
+template <bool kLower, bool kBf16>
+__device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
+                                         int steps, int wg, int ctid, float (&acc)[64]) {
+  for (int it = 0; it < steps; ++it) {
+    const int s = it % kStages;
+    ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    // Block-uniform: does the stage's k range cross A's or B's diagonal?
+    const bool mask_a = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
+    const bool mask_b = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    if (mask_a || mask_b) {
+      zero_structural<kLower>(st, tc, k0, mask_a, mask_b, ctid);
+      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+      ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // both halves of A and B done
+    }
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kStep / kWgmmaK; ++kk) {
+      // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
+      // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
+      // are the next box (LBO).
+      const uint64_t da = ptx::desc_kmajor_sw128(st.a + (64 * wg) * kStep + kWgmmaK * kk);
+      const uint64_t db = ptx::desc_mnmajor_sw128(st.b + kWgmmaK * kk * kBoxN, kBoxBytes);
+      ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, 1);
+    }
+    ptx::wgmma_commit();
+    if (it > 0) {
+      ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
+      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(it - 1) % kStages]);
+    }
+  }
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+}
+
+// --- epilogue ---------------------------------------------------------------------------------
+// Accumulator 4j + 2h + e of lane (g, t) in warp q of warpgroup wg holds C(m, n) with
+// m = m0 + 64·wg + 16·q + g + 8h and n = n0 + 8j + 2t + e: each thread stores pairs of adjacent
+// columns, rounded to the type to nearest even. diag: the tile straddles the diagonal, whose
+// other side is written as zero.
+template <bool kLower, typename E>
+__device__ void store_tile(E* C, int64_t ldc, int64_t n, const TileCoords& tc, int wg, bool diag,
+                           const float (&acc)[64]) {
+  const int q = (threadIdx.x % 128) / 32, g = (threadIdx.x % 32) / 4, t = threadIdx.x % 4;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int64_t m = tc.m0 + 64 * wg + 16 * q + g + 8 * h;
+    if (m >= n) continue;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int64_t c = tc.n0 + 8 * j + 2 * t;
+      if (c >= n) continue;
+      float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+      if (diag) {
+        v0 = (kLower ? m < c : m > c) ? 0.f : v0;
+        v1 = (kLower ? m < c + 1 : m > c + 1) ? 0.f : v1;
+      }
+      E* out = C + m * ldc + c;
+      if (c + 1 < n) {
+        if constexpr (std::is_same_v<E, __nv_bfloat16>)
+          *reinterpret_cast<__nv_bfloat162*>(out) = __floats2bfloat162_rn(v0, v1);
+        else
+          *reinterpret_cast<__half2*>(out) = __floats2half2_rn(v0, v1);
+      } else {
+        if constexpr (std::is_same_v<E, __nv_bfloat16>)
+          *out = __float2bfloat16_rn(v0);
+        else
+          *out = __float2half_rn(v0);
+      }
+    }
+  }
+}
+
+#endif  // TRIMM_SM90_DEVICE
+
+template <bool kLower, typename S>
+__global__ void __launch_bounds__(kThreads, 1)
+    sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
+                            const __grid_constant__ CUtensorMap map_b, Problem16<S> p,
+                            sched::TriangleSchedule s, int64_t batch_offset) {
+#if TRIMM_SM90_DEVICE
+  // Aligned by pointer arithmetic on the __shared__ array, never through an integer (which would
+  // make every shared access a generic one).
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  SharedStorage& sm = *reinterpret_cast<SharedStorage*>(
+      smem_raw + ((1024u - (ptx::smem_addr(smem_raw) & 1023u)) & 1023u));
+  const int tid = threadIdx.x;
+  const int64_t b = batch_offset + blockIdx.y;
+  S* C = p.C + b * p.stride_c;
+  const sched::WorkUnit u = s.unit(blockIdx.x);
+
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+    ptx::tma_prefetch_descriptor(&map_a);
+    ptx::tma_prefetch_descriptor(&map_b);
+  }
+  __syncthreads();
+
+  const TileCoords tc(u, kLower);
+  const int k_begin = int(u.k_begin);
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  if (tid >= kConsumerThreads) {
+    if (tid == 32 * kProducerWarp) {
+      // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
+      const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
+      produce(sm, &map_a, &map_b, tc, k_begin, steps, za, zb);
+    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
+      // The mirror tile, in C's other triangle, is this block's to zero (+0 is all zero bits).
+      zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kLower,
+                                  kTile, tid - 32 * (kProducerWarp + 1), kHelperThreads);
+    }
+    return;
+  }
+
+  const int wg = tid / 128;
+  float acc[64];
+#pragma unroll
+  for (int r = 0; r < 64; ++r) acc[r] = 0.f;
+  mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, k_begin, steps, wg, tid, acc);
+  store_tile<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj, acc);
+#else
+  __trap();  // built for sm_90a only; dispatch never launches it elsewhere
+#endif
+}
+
+// --- host -------------------------------------------------------------------------------------
+// A row-major n×n operand of 16-bit elements (rows `ld` apart, batch entries `stride` apart) in
+// boxes of 64 columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer
+// dimension. Out-of-range elements (past n) arrive as zeros.
+template <typename S>
+CUtensorMap make_map(const S* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,
+                     int box_rows) {
+  constexpr CUtensorMapDataType kType = std::is_same_v<S, bfloat16_t>
+                                            ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const bool shared = batch <= 1 || stride == 0;
+  const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(shared ? 1 : batch)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(S),
+                                 cuuint64_t(shared ? ld * n : stride) * sizeof(S)};
+  const cuuint32_t box[3] = {kBoxN, cuuint32_t(box_rows), 1}, elem[3] = {1, 1, 1};
+  CUtensorMap map;
+  const CUresult r = sm90::encode_tiled()(
+      &map, kType, 3, const_cast<S*>(base), dims, strides, box, elem,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError("trimm: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
+                    ") for n = " + std::to_string(n) + ", ld = " + std::to_string(ld));
+  return map;
+}
+
+template <bool kLower, typename S>
+void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, S>;
+  constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
+  blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);  // opts in to the shared memory, checks fit
+  const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
+  const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
+  // Never split (see the top of this file): no fix-up pass.
+  const sched::TriangleSchedule s =
+      sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
+    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
+    kernel<<<dim3(unsigned(s.num_units()), nb), kThreads, smem, stream>>>(map_a, map_b, p, s, b0);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+}  // namespace
+}  // namespace trimm::kernels::sm90_16bit
+
+namespace trimm::kernels {
+
+template <typename T>
+bool tma_compatible_16bit(const Problem16<T>& p) {
+  // TMA: 16-byte aligned bases and row strides (and C's rows, for the epilogue's paired stores
+  // and the mirror's 16-byte stores). Batch entries must not overlap unless the operand is
+  // shared (stride 0). TMA's limits: 32-bit coordinates, strides below 2^40 bytes.
+  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
+  constexpr int64_t kVec = 16 / int64_t(sizeof(T)), kMaxStride = (int64_t(1) << 40) / 2;
+  auto batch_ok = [&](int64_t stride, int64_t ld) {
+    return p.batch <= 1 || stride == 0 || (stride >= ld * p.n && stride < kMaxStride);
+  };
+  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % kVec == 0 &&
+         p.ldb % kVec == 0 && p.ldc % kVec == 0 &&
+         (p.batch <= 1 ||
+          (p.stride_a % kVec == 0 && p.stride_b % kVec == 0 && p.stride_c % kVec == 0)) &&
+         batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) && p.n < (int64_t(1) << 31) &&
+         p.lda < kMaxStride && p.ldb < kMaxStride && p.batch <= INT32_MAX;
+}
+template bool tma_compatible_16bit(const Problem16<half_t>&);
+template bool tma_compatible_16bit(const Problem16<bfloat16_t>&);
+
+void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream) {
+  p.fill == Fill::Lower ? sm90_16bit::launch<true>(p, dev, stream)
+                        : sm90_16bit::launch<false>(p, dev, stream);
+}
+
+void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream) {
+  p.fill == Fill::Lower ? sm90_16bit::launch<true>(p, dev, stream)
+                        : sm90_16bit::launch<false>(p, dev, stream);
+}
+
+}  // namespace trimm::kernels

@@ -1,0 +1,647 @@
+// The 16-bit API (half_t, bfloat16_t) on the GPU: every 16-bit kernel of the dispatch table forced
+// by name, and dispatch's own choice, against the fp64 product of the same 16-bit inputs. Sizes on
+// and off the tile grid, ld > n, misaligned views, batches, both triangles. The inputs' other
+// triangle and padding hold NaN, C is poisoned with NaN before every call, and every element of C
+// (padding included) is checked.
+//
+// Integer inputs (|x| <= 4) make every fp32 partial sum an exact integer (|sum| <= 16n < 2^24), in
+// any order and with any fp32 accumulation, so C must equal the exact product rounded once to the
+// type: bit-exact, at every n. Random inputs are judged against a bound that holds for every input
+// (no flakes), derived in within_bound().
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/test_util.hpp"
+#include "cuda/dispatch.hpp"
+#include "kernels/gpu_util.hpp"
+#include "kernels/launch.hpp"
+#include "trimm/cpu.hpp"
+#include "trimm/cuda.hpp"
+
+namespace trimm {
+namespace {
+
+using test::DeviceBuffer;
+using Bits = std::vector<uint16_t>;
+
+// --- the two formats, on the host -----------------------------------------------------------
+// Rounding from double to nearest even (one rounding of the exact value), and back (exact).
+struct Fp16 {
+  using T = half_t;
+  static constexpr const char* kName = "fp16";
+  static constexpr double kU = 0x1p-11;  // unit roundoff: half an ulp, relative
+  static constexpr double kMinNormal = 0x1p-14;
+  static constexpr uint16_t kNaN = 0x7E00;
+  static uint16_t from(double x) {
+    const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    const double a = std::fabs(x);
+    if (std::isnan(x)) return kNaN;
+    if (a >= 65520.0) return sign | 0x7C00;  // rounds to infinity
+    int e = 0;
+    std::frexp(a, &e);  // a = f·2^e, f in [0.5, 1): a in [2^(e-1), 2^e)
+    int E = a == 0.0 ? -14 : std::max(e - 1, -14);
+    double q = std::nearbyint(std::ldexp(a, 10 - E));  // ties to even (default rounding mode)
+    if (q == 2048.0) q = 1024.0, ++E;
+    if (q < 1024.0) return sign | uint16_t(q);  // subnormal (E = -14) or zero
+    return sign | uint16_t(((E + 15) << 10) | (int(q) - 1024));
+  }
+  static double to(uint16_t b) {
+    const int e = (b >> 10) & 31, m = b & 1023;
+    const double s = b & 0x8000 ? -1.0 : 1.0;
+    if (e == 31) return m ? std::numeric_limits<double>::quiet_NaN() : s * INFINITY;
+    return s * (e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25));
+  }
+};
+
+struct Bf16 {
+  using T = bfloat16_t;
+  static constexpr const char* kName = "bf16";
+  static constexpr double kU = 0x1p-8;
+  static constexpr double kMinNormal = 0x1p-126;
+  static constexpr uint16_t kNaN = 0x7FC0;
+  static uint16_t from(double x) {
+    if (std::isnan(x)) return kNaN;
+    // Rounded from the double directly (through the nearest float it would round twice).
+    const double a = std::fabs(x);
+    if (a >= 0x1.ffp127) return (std::signbit(x) ? 0x8000 : 0) | 0x7F80;
+    int e = 0;
+    std::frexp(a, &e);
+    const int E = a == 0.0 ? -126 : std::max(e - 1, -126);
+    double q = std::nearbyint(std::ldexp(a, 7 - E));  // 8 significant bits
+    const double v = std::copysign(std::ldexp(q, E - 7), x);
+    uint32_t u;
+    const float fv = static_cast<float>(v);  // exact: 8 significant bits
+    std::memcpy(&u, &fv, 4);
+    return uint16_t(u >> 16);
+  }
+  static double to(uint16_t b) {
+    const uint32_t u = uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
+bool is_zero(uint16_t b) { return (b & 0x7FFF) == 0; }
+
+// --- inputs ---------------------------------------------------------------------------------
+enum class Inputs { Integers, Uniform01, Normal };
+
+const char* name(Inputs i) {
+  return i == Inputs::Integers ? "integers" : i == Inputs::Uniform01 ? "uniform" : "normal";
+}
+
+// An n×n matrix in n·ld elements: the `fill` triangle from gen() rounded to the type, the rest
+// (other triangle, padding) NaN.
+template <class F>
+Bits make_triangular16(Fill fill, int64_t n, int64_t ld, const std::function<double()>& gen) {
+  Bits x(static_cast<size_t>(n * ld), F::kNaN);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (test::in_triangle(fill, i, j)) x[size_t(i * ld + j)] = F::from(gen());
+  return x;
+}
+
+std::function<double()> generator(Inputs inputs, std::mt19937_64& rng) {
+  if (inputs == Inputs::Integers) return test::integers(rng);
+  if (inputs == Inputs::Uniform01) return test::uniform01(rng);
+  return test::normal(rng);
+}
+
+template <class F>
+std::vector<float> to_float(const Bits& x) {
+  std::vector<float> f(x.size());
+  for (size_t e = 0; e < x.size(); ++e) f[e] = static_cast<float>(F::to(x[e]));
+  return f;
+}
+
+// The fp64 product of the 16-bit values (exact in float), over the band: the CPU loops for small
+// n, the naive fp64 GPU kernel beyond (they agree bit for bit: test_gpu_trtrmm). `absolute`: of
+// |A| and |B| (the sum of |products|, for the accumulation bound).
+std::vector<double> reference(Fill fill, int64_t n, const std::vector<float>& A, int64_t lda,
+                              const std::vector<float>& B, int64_t ldb, bool absolute) {
+  std::vector<float> a = A, b = B;
+  if (absolute) {
+    for (float& v : a) v = std::isnan(v) ? v : std::fabs(v);
+    for (float& v : b) v = std::isnan(v) ? v : std::fabs(v);
+  }
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  if (n <= 1024) {
+    cpu::reference_trtrmm(fill, n, a.data(), lda, b.data(), ldb, ref.data(), n);
+  } else {
+    DeviceBuffer<float> da(a), db(b);
+    DeviceBuffer<double> d(ref.size());
+    kernels::launch_naive_fp64_reference(fill, n, da.get(), lda, db.get(), ldb, d.get(), n,
+                                         nullptr);
+    ref = d.download();
+  }
+  return ref;
+}
+
+// |c - r| for c the kernel's output, r the exact product of the 16-bit inputs over a band of k
+// terms, M the sum of |products|. The products are exact in fp32 (8×8 or 11×11 significant
+// bits); each fp32 addition errs by at most one ulp of the running sum (2^-23 relative: the
+// tensor cores' accumulation may truncate rather than round), so the fp32 sum s has
+// |s - r| <= k·2^-23·M; we allow twice that. The store rounds s to nearest in the type:
+// |c - s| <= u·|s| + (subnormal spacing) with u = 2^-8 (bf16) or 2^-11 (fp16). Together:
+// |c - r| <= u·|r| + (1 + u)·k·2^-22·M + u·min_normal.
+template <class F>
+::testing::AssertionResult within_bound(Fill fill, int64_t n, const uint16_t* C, int64_t ldc,
+                                        const std::vector<double>& ref,
+                                        const std::vector<double>& mag) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (!test::in_triangle(fill, i, j)) continue;
+      const int64_t k = std::abs(j - i) + 1;
+      const double c = F::to(C[i * ldc + j]), r = ref[size_t(i * n + j)],
+                   M = mag[size_t(i * n + j)];
+      const double bound = F::kU * std::fabs(r) + (1 + F::kU) * double(k) * 0x1p-22 * M +
+                           F::kU * F::kMinNormal;
+      if (!(std::fabs(c - r) <= bound))
+        return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << c
+                                             << ", fp64 product " << r << ", bound " << bound;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+// Exactly the fp64 product rounded once to the type on the triangle, zero outside it.
+template <class F>
+::testing::AssertionResult equals_rounded(Fill fill, int64_t n, const uint16_t* C, int64_t ldc,
+                                          const std::vector<double>& ref, int64_t ldr) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (!test::in_triangle(fill, i, j)) continue;
+      const uint16_t want = F::from(ref[size_t(i * ldr + j)]);
+      const uint16_t got = C[i * ldc + j];
+      if (got != want && !(is_zero(got) && is_zero(want)))
+        return ::testing::AssertionFailure()
+               << "C[" << i << "][" << j << "] = " << F::to(got) << " (0x" << std::hex << got
+               << std::dec << "), expected " << F::to(want) << " = round(" << ref[size_t(i * ldr + j)]
+               << ")";
+    }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult zero_outside(Fill fill, int64_t n, const uint16_t* C, int64_t ldc) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (!test::in_triangle(fill, i, j) && !is_zero(C[i * ldc + j]))
+        return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = 0x" << std::hex
+                                             << C[i * ldc + j] << " outside the "
+                                             << to_string(fill) << " triangle, expected 0";
+  return ::testing::AssertionSuccess();
+}
+
+// --- the kernels ----------------------------------------------------------------------------
+std::vector<std::string> every_kernel16() {
+  std::vector<std::string> names;
+  for (const dispatch::KernelEntry16* e = dispatch::table16_begin(); e != dispatch::table16_end();
+       ++e)
+    names.emplace_back(e->name);
+  return names;
+}
+
+bool needs_tma16(const std::string& kernel) {
+  for (const dispatch::KernelEntry16* e = dispatch::table16_begin(); e != dispatch::table16_end();
+       ++e)
+    if (kernel == e->name) return e->needs_tma;
+  return false;  // "" (dispatch's choice)
+}
+
+// Whether a forced kernel runs on this device; if not, says so.
+template <class F>
+bool runs_here16(const std::string& kernel) {
+  Options o;
+  o.kernel = kernel;
+  try {
+    DeviceBuffer<uint16_t> probe(8);  // 16-byte aligned: any kernel's operands
+    const auto* p = reinterpret_cast<const typename F::T*>(probe.get());
+    selected_kernel(Fill::Upper, 8, p, 8, p, 8, p, 8, o);
+    return true;
+  } catch (const InvalidArgument& e) {
+    std::printf("[ SKIPPED  ] %s: %s\n", kernel.c_str(), e.what());
+    return false;
+  }
+}
+
+struct Shape {
+  int64_t n, lda, ldb, ldc;
+  int64_t offset = 0;  // elements added to every base pointer (0: 16-byte aligned)
+};
+
+template <class F>
+void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
+               std::mt19937_64& rng) {
+  using T = typename F::T;
+  SCOPED_TRACE(std::string(F::kName) + ", " + name(inputs) + ", kernel '" + kernel + "'");
+  const auto gen = generator(inputs, rng);
+  auto with_offset = [&](Bits m) {
+    m.insert(m.begin(), static_cast<size_t>(s.offset), F::kNaN);
+    return m;
+  };
+  const Bits A = with_offset(make_triangular16<F>(fill, s.n, s.lda, gen));
+  const Bits B = with_offset(make_triangular16<F>(fill, s.n, s.ldb, gen));
+  const Bits C0(static_cast<size_t>(s.offset + s.n * s.ldc), F::kNaN);
+  DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
+  ASSERT_NE(dA.get(), nullptr);
+  ASSERT_NE(dC.get(), nullptr);
+  const T* a = reinterpret_cast<const T*>(dA.get()) + s.offset;
+  const T* b = reinterpret_cast<const T*>(dB.get()) + s.offset;
+  T* c = reinterpret_cast<T*>(dC.get()) + s.offset;
+
+  Options o;
+  o.kernel = kernel;
+  auto call = [&] { trtrmm(fill, s.n, a, s.lda, b, s.ldb, c, s.ldc, nullptr, o); };
+  const kernels::Problem16<T> p{fill, s.n, a, s.lda, 0, b, s.ldb, 0, c, s.ldc, 0, 1};
+  if (needs_tma16(kernel) && !kernels::tma_compatible_16bit(p)) {
+    // A TMA kernel forced on operands TMA cannot address is refused, before anything is written.
+    EXPECT_THROW(call(), InvalidArgument);
+    EXPECT_TRUE(test::same_bits(C0, dC.download())) << "C written by a refused call";
+    return;
+  }
+  call();
+  TEST_CUDA(cudaGetLastError());
+  const Bits out = dC.download();
+  const uint16_t* cv = out.data() + s.offset;
+
+  const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+  const auto ref = reference(fill, s.n, std::vector<float>(Af.begin() + s.offset, Af.end()), s.lda,
+                             std::vector<float>(Bf.begin() + s.offset, Bf.end()), s.ldb, false);
+  if (inputs == Inputs::Integers) {
+    EXPECT_TRUE(equals_rounded<F>(fill, s.n, cv, s.ldc, ref, s.n));
+  } else {
+    const auto mag = reference(fill, s.n, std::vector<float>(Af.begin() + s.offset, Af.end()),
+                               s.lda, std::vector<float>(Bf.begin() + s.offset, Bf.end()), s.ldb,
+                               true);
+    EXPECT_TRUE(within_bound<F>(fill, s.n, cv, s.ldc, ref, mag));
+  }
+  EXPECT_TRUE(zero_outside(fill, s.n, cv, s.ldc));
+  // Nothing outside the n×n view is written.
+  for (int64_t e = 0; e < s.offset; ++e)
+    ASSERT_EQ(out[size_t(e)], F::kNaN) << "C[-" << s.offset - e << "] written";
+  for (int64_t i = 0; i < s.n; ++i)
+    for (int64_t j = s.n; j < s.ldc; ++j)
+      ASSERT_EQ(cv[i * s.ldc + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+}
+
+// --- suites ---------------------------------------------------------------------------------
+enum class Type { Fp16, Bf16 };
+const char* name(Type t) { return t == Type::Fp16 ? "fp16" : "bf16"; }
+
+// Runs f.template operator()<F>() for the format of `t`.
+template <class Fn>
+void with_type(Type t, Fn&& f) {
+  if (t == Type::Fp16) f(Fp16{});
+  else f(Bf16{});
+}
+
+using Param = std::tuple<Type, std::string, Fill, int64_t>;  // type, kernel ("": auto), fill, n
+class GpuTrtrmm16 : public ::testing::TestWithParam<Param>, public test::Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    const std::string kernel = std::get<1>(GetParam());
+    if (std::get<3>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    bool ok = true;
+    with_type(std::get<0>(GetParam()),
+              [&](auto f) { ok = kernel.empty() || runs_here16<decltype(f)>(kernel); });
+    if (!ok) GTEST_SKIP() << kernel << " does not run here";
+  }
+  void run(const Shape& s, Inputs inputs) {
+    SCOPED_TRACE(test::seed_note(seed_));
+    const std::string kernel = std::get<1>(GetParam());
+    const Fill fill = std::get<2>(GetParam());
+    with_type(std::get<0>(GetParam()),
+              [&](auto f) { check_one<decltype(f)>(kernel, fill, s, inputs, rng_); });
+  }
+};
+
+TEST_P(GpuTrtrmm16, IntegerInputsExact) {
+  const int64_t n = std::get<3>(GetParam());
+  run({n, n, n, n}, Inputs::Integers);
+}
+
+TEST_P(GpuTrtrmm16, UniformInputsWithinBound) {
+  const int64_t n = std::get<3>(GetParam());
+  run({n, n, n, n}, Inputs::Uniform01);
+}
+
+TEST_P(GpuTrtrmm16, NormalInputsWithinBound) {
+  const int64_t n = std::get<3>(GetParam());
+  run({n, n, n, n}, Inputs::Normal);
+}
+
+// ld > n, all multiples of 8 (16-byte rows: the TMA kernel takes them), all different.
+TEST_P(GpuTrtrmm16, PaddedLeadingDimensions) {
+  const int64_t n = std::get<3>(GetParam());
+  if (n > 1024) GTEST_SKIP() << "checked up to n = 1024";
+  const int64_t ld = (n + 7) / 8 * 8 + 8;
+  run({n, ld, ld + 8, ld + 16}, Inputs::Integers);
+  run({n, ld, ld + 8, ld + 16}, Inputs::Normal);
+}
+
+// Odd leading dimensions and a base one element off 16 bytes: only the fallback takes them (the
+// TMA kernel, forced, is refused; unforced, dispatch takes the fallback).
+TEST_P(GpuTrtrmm16, MisalignedViews) {
+  const int64_t n = std::get<3>(GetParam());
+  if (n > 1024) GTEST_SKIP() << "checked up to n = 1024";
+  run({n, n + 1, n + 3, n + 5, 1}, Inputs::Integers);
+}
+
+// Inf in the referenced triangle must not leak into C's zero triangle (diagonal masks, mirror
+// zeroing: exact zeros, never a computed 0·Inf).
+TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto& [type, kernel, fill, n] = GetParam();
+  if (n > 1024) GTEST_SKIP() << "checked up to n = 1024";
+  const int64_t ld = (n + 7) / 8 * 8;
+  with_type(type, [&, fill = fill, n = n, kernel = kernel](auto f) {
+    using F = decltype(f);
+    using T = typename F::T;
+    Bits A = make_triangular16<F>(fill, n, ld, test::integers(rng_));
+    Bits B = make_triangular16<F>(fill, n, ld, test::integers(rng_));
+    for (int64_t d = 0; d < n; d += 7) {
+      A[size_t(d * ld + d)] = F::from(INFINITY);
+      B[size_t(d * ld + d)] = F::from(-INFINITY);
+    }
+    DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
+    Options o;
+    o.kernel = kernel;
+    trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld, reinterpret_cast<const T*>(dB.get()),
+           ld, reinterpret_cast<T*>(dC.get()), ld, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const Bits out = dC.download();
+    EXPECT_TRUE(zero_outside(fill, n, out.data(), ld));
+  });
+}
+
+const std::vector<int64_t> kSizes = {1, 2, 3, 17, 64, 127, 128, 129, 255, 256, 1000, 1024, 4097};
+
+std::vector<std::string> kernels_and_auto() {
+  std::vector<std::string> k = {""};
+  for (const auto& name : every_kernel16()) k.push_back(name);
+  return k;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllKernels, GpuTrtrmm16,
+    ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                       ::testing::ValuesIn(kernels_and_auto()),
+                       ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
+    [](const auto& info) {
+      const std::string k = std::get<1>(info.param);
+      return std::string(name(std::get<0>(info.param))) + "_" + (k.empty() ? "auto" : k) + "_" +
+             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
+    });
+
+// --- batches --------------------------------------------------------------------------------
+using BatchParam = std::tuple<Type, Fill, int64_t>;
+class GpuTrtrmm16Batched : public ::testing::TestWithParam<BatchParam>, public test::Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+// Every kernel forced (and dispatch's choice), three problems with lda, ldb, ldc and the batch
+// strides all different, A or B shared (stride 0) or not; the strides multiples of 8 (TMA) or
+// not (gap 13: the fallback). Each problem bit-exact against its own reference, the gaps
+// between matrices and the ld padding untouched.
+TEST_P(GpuTrtrmm16Batched, EveryKernelEveryLayout) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [type, fill, n] = GetParam();
+  with_type(type, [&, fill = fill, n = n](auto f) {
+    using F = decltype(f);
+    using T = typename F::T;
+    const int64_t batch = 3, ld = (n + 7) / 8 * 8 + 8;
+    const int64_t lda = ld, ldb = ld + 8, ldc = ld + 16;
+    for (const std::string& kernel : kernels_and_auto()) {
+      if (!kernel.empty() && !runs_here16<F>(kernel)) continue;
+      for (const int64_t gap : {8, 13})
+        for (const int shared : {0, 1, 2}) {  // none, A, B
+          const bool share_a = shared == 1, share_b = shared == 2;
+          const int64_t sa = share_a ? 0 : n * lda + gap, sb = share_b ? 0 : n * ldb + gap,
+                        sc = n * ldc + gap;
+          const std::string what = std::string(F::kName) + ", kernel '" + kernel + "', gap " +
+                                   std::to_string(gap) + ", shared " + std::to_string(shared);
+          Bits A, B, C(static_cast<size_t>(batch * sc), F::kNaN);
+          for (int64_t bi = 0; bi < batch; ++bi) {
+            Bits a = make_triangular16<F>(fill, n, lda, test::integers(rng_));
+            Bits bb = make_triangular16<F>(fill, n, ldb, test::integers(rng_));
+            a.resize(static_cast<size_t>(n * lda + gap), F::kNaN);
+            bb.resize(static_cast<size_t>(n * ldb + gap), F::kNaN);
+            if (!share_a || bi == 0) A.insert(A.end(), a.begin(), a.end());
+            if (!share_b || bi == 0) B.insert(B.end(), bb.begin(), bb.end());
+          }
+          DeviceBuffer<uint16_t> dA(A), dB(B), dC(C);
+          Options o;
+          o.kernel = kernel;
+          const auto* pa = reinterpret_cast<const T*>(dA.get());
+          const auto* pb = reinterpret_cast<const T*>(dB.get());
+          auto* pc = reinterpret_cast<T*>(dC.get());
+          const kernels::Problem16<T> p{fill, n, pa, lda, sa, pb, ldb, sb, pc, ldc, sc, batch};
+          auto call = [&] {
+            trtrmm_strided_batched(fill, n, pa, lda, sa, pb, ldb, sb, pc, ldc, sc, batch, nullptr,
+                                   o);
+          };
+          if (needs_tma16(kernel) && !kernels::tma_compatible_16bit(p)) {
+            EXPECT_THROW(call(), InvalidArgument) << what;
+            EXPECT_TRUE(test::same_bits(C, dC.download())) << "C written by a refused call";
+            continue;
+          }
+          call();
+          TEST_CUDA(cudaGetLastError());
+          const Bits out = dC.download();
+          const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+          for (int64_t bi = 0; bi < batch; ++bi) {
+            std::vector<double> ref(static_cast<size_t>(n * n));
+            cpu::reference_trtrmm(fill, n, Af.data() + bi * sa, lda, Bf.data() + bi * sb, ldb,
+                                  ref.data(), n);
+            EXPECT_TRUE(equals_rounded<F>(fill, n, out.data() + bi * sc, ldc, ref, n))
+                << "batch " << bi << ", " << what;
+            EXPECT_TRUE(zero_outside(fill, n, out.data() + bi * sc, ldc))
+                << "batch " << bi << ", " << what;
+            for (int64_t e = 0; e < sc; ++e)
+              if (e / ldc >= n || e % ldc >= n)
+                ASSERT_EQ(out[size_t(bi * sc + e)], F::kNaN)
+                    << "batch " << bi << " element " << e << " outside C written, " << what;
+          }
+          EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified, " << what;
+          EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified, " << what;
+        }
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmm16Batched,
+                         ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values<int64_t>(1, 33, 300)),
+                         [](const auto& info) {
+                           return std::string(name(std::get<0>(info.param))) + "_" +
+                                  to_string(std::get<1>(info.param)) + "_n" +
+                                  std::to_string(std::get<2>(info.param));
+                         });
+
+// More problems than a grid's y (or z) dimension holds: the launchers loop over the batch.
+TEST(GpuTrtrmm16BigBatch, BatchLargerThanOneGrid) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test::seed());
+  SCOPED_TRACE(test::seed_note(test::seed()));
+  const int64_t n = 8, batch = 70000, stride = n * n;  // n = 8: 16-byte rows, for TMA
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    Bits A, B;
+    for (int64_t b = 0; b < batch; ++b) {
+      const Bits a = make_triangular16<Bf16>(fill, n, n, test::integers(rng));
+      const Bits bb = make_triangular16<Bf16>(fill, n, n, test::integers(rng));
+      A.insert(A.end(), a.begin(), a.end());
+      B.insert(B.end(), bb.begin(), bb.end());
+    }
+    const Bits C(static_cast<size_t>(batch * stride), Bf16::kNaN);
+    DeviceBuffer<uint16_t> dA(A), dB(B), dC(C);
+    const auto Af = to_float<Bf16>(A), Bf = to_float<Bf16>(B);
+    for (const std::string& kernel : every_kernel16()) {
+      if (!runs_here16<Bf16>(kernel)) continue;
+      dC.upload(C);
+      Options o;
+      o.kernel = kernel;
+      trtrmm_strided_batched(fill, n, reinterpret_cast<const bfloat16_t*>(dA.get()), n, stride,
+                             reinterpret_cast<const bfloat16_t*>(dB.get()), n, stride,
+                             reinterpret_cast<bfloat16_t*>(dC.get()), n, stride, batch, nullptr,
+                             o);
+      TEST_CUDA(cudaGetLastError());
+      const Bits out = dC.download();
+      for (const int64_t b : {int64_t(0), int64_t(65534), int64_t(65535), batch - 1}) {
+        std::vector<double> ref(static_cast<size_t>(n * n));
+        cpu::reference_trtrmm(fill, n, Af.data() + b * stride, n, Bf.data() + b * stride, n,
+                              ref.data(), n);
+        EXPECT_TRUE(equals_rounded<Bf16>(fill, n, out.data() + b * stride, n, ref, n))
+            << kernel << ", " << to_string(fill) << ", batch " << b;
+        EXPECT_TRUE(zero_outside(fill, n, out.data() + b * stride, n));
+      }
+    }
+  }
+}
+
+// --- errors ---------------------------------------------------------------------------------
+class GpuTrtrmm16Errors : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_F(GpuTrtrmm16Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
+  const int64_t n = 64;
+  const Bits poisoned(static_cast<size_t>(n * n + 8), Bf16::kNaN);
+  DeviceBuffer<uint16_t> dA(Bits(size_t(n * n + 8), 0x3F80)), dB(Bits(size_t(n * n + 8), 0x3F80)),
+      dC(poisoned);
+  auto* A = reinterpret_cast<const bfloat16_t*>(dA.get());
+  auto* B = reinterpret_cast<const bfloat16_t*>(dB.get());
+  auto* C = reinterpret_cast<bfloat16_t*>(dC.get());
+  auto* Ah = reinterpret_cast<const half_t*>(dA.get());
+  auto* Bh = reinterpret_cast<const half_t*>(dB.get());
+  auto* Ch = reinterpret_cast<half_t*>(dC.get());
+  auto expect_error = [&](const char* name, auto&& call) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for bad " << name;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(test::same_bits(poisoned, dC.download())) << "C written on a bad " << name;
+  };
+  const bfloat16_t* none = nullptr;
+  expect_error("n = -1", [&] { trtrmm(Fill::Upper, -1, A, n, B, n, C, n); });
+  expect_error("lda", [&] { trtrmm(Fill::Upper, n, A, n - 1, B, n, C, n); });
+  expect_error("ldb", [&] { trtrmm(Fill::Upper, n, Ah, n, Bh, 0, Ch, n); });
+  expect_error("ldc", [&] { trtrmm(Fill::Upper, n, A, n, B, n, C, 3); });
+  expect_error("A is null", [&] { trtrmm(Fill::Upper, n, none, n, B, n, C, n); });
+  expect_error("C overlaps A", [&] {
+    trtrmm(Fill::Upper, n, reinterpret_cast<const bfloat16_t*>(C), n, B, n, C, n);
+  });
+  expect_error("stride_c", [&] {
+    trtrmm_strided_batched(Fill::Upper, n, A, n, 0, B, n, 0, C, n, 1, 2);
+  });
+  expect_error("fill = 2", [&] { trtrmm(static_cast<Fill>(2), n, Ah, n, Bh, n, Ch, n); });
+  expect_error("kernel = 'no_such_kernel'", [&] {
+    Options o;
+    o.kernel = "no_such_kernel";
+    trtrmm(Fill::Upper, n, A, n, B, n, C, n, nullptr, o);
+  });
+  expect_error("kernel = 'sm90_tf32x3' for 16-bit data", [&] {  // a float kernel
+    Options o;
+    o.kernel = "sm90_tf32x3";
+    trtrmm(Fill::Upper, n, Ah, n, Bh, n, Ch, n, nullptr, o);
+  });
+  expect_error("precision = ieee", [&] {
+    Options o;
+    o.precision = Precision::Ieee;
+    trtrmm(Fill::Upper, n, A, n, B, n, C, n, nullptr, o);
+  });
+  expect_error("precision = tf32", [&] {
+    Options o;
+    o.precision = Precision::Tf32;
+    trtrmm(Fill::Upper, n, Ah, n, Bh, n, Ch, n, nullptr, o);
+  });
+  expect_error("structure = detect", [&] {
+    Options o;
+    o.structure = Structure::Detect;
+    trtrmm(Fill::Upper, n, A, n, B, n, C, n, nullptr, o);
+  });
+  // Forced onto operands TMA cannot address (ld not a multiple of 8), on sm_90.
+  Options tma;
+  tma.kernel = "sm90_16bit";
+  bool sm90 = true;
+  try {
+    selected_kernel(Fill::Upper, n, A, n, B, n, C, n, tma);
+  } catch (const InvalidArgument&) {
+    sm90 = false;
+  }
+  if (sm90)
+    expect_error("kernel = 'sm90_16bit' loads through TMA", [&] {
+      trtrmm(Fill::Upper, n - 1, A, n - 1, B, n - 1, C, n - 1, nullptr, tma);
+    });
+}
+
+TEST_F(GpuTrtrmm16Errors, EmptyProblemsAreNoOps) {
+  const half_t* h = nullptr;
+  const bfloat16_t* b = nullptr;
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, h, 1, h, 1, nullptr, 1));
+  EXPECT_NO_THROW(trtrmm(Fill::Lower, 0, b, 1, b, 1, nullptr, 1));
+  EXPECT_NO_THROW(
+      trtrmm_strided_batched(Fill::Lower, 5, b, 5, 0, b, 5, 0, nullptr, 5, 25, 0));
+}
+
+// The host-side rounding the checks rely on, against known values.
+TEST(Trtrmm16HostFormats, RoundingToNearestEven) {
+  EXPECT_EQ(Fp16::from(1.0), 0x3C00);
+  EXPECT_EQ(Fp16::from(65504.0), 0x7BFF);
+  EXPECT_EQ(Fp16::from(65520.0), 0x7C00);
+  EXPECT_EQ(Fp16::from(1.0 + 0x1p-11), 0x3C00);  // tie: to even
+  EXPECT_EQ(Fp16::from(1.0 + 3 * 0x1p-11), 0x3C02);
+  EXPECT_EQ(Fp16::from(0x1p-24), 0x0001);  // smallest subnormal
+  EXPECT_EQ(Fp16::from(-2.0), 0xC000);
+  EXPECT_EQ(Fp16::to(0x3555), 0x1.554p-2);
+  EXPECT_EQ(Bf16::from(1.0), 0x3F80);
+  EXPECT_EQ(Bf16::from(1.0 + 0x1p-8), 0x3F80);  // tie: to even
+  EXPECT_EQ(Bf16::from(1.0 + 3 * 0x1p-8), 0x3F82);
+  EXPECT_EQ(Bf16::from(-3.0), 0xC040);
+  EXPECT_EQ(Bf16::from(1023.0), 0x4480);  // 1024: bf16 has 8 significant bits
+  for (uint16_t b : {0x0000, 0x3C00, 0x7BFF, 0x0001, 0x03FF, 0x0400, 0xBC00})
+    EXPECT_EQ(Fp16::from(Fp16::to(b)), b);
+  for (uint16_t b : {0x0000, 0x3F80, 0x7F7F, 0xBF80, 0x0080})
+    EXPECT_EQ(Bf16::from(Bf16::to(b)), b);
+}
+
+}  // namespace
+}  // namespace trimm
