@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test bench sanitize probe python kernelbench sass ncu"
+#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu"
 #                                          (default: build test sanitize bench)
 #   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
+#   diag: scripts/diag_extension_exceptions.py (does any extension's C++ exception reach Python?)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
 #   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
@@ -75,17 +76,23 @@ if has kernelbench; then
 fi
 if has sanitize; then
   for tool in memcheck racecheck synccheck; do
-    note "compute-sanitizer $tool"
-    filter='*'
-    # racecheck and synccheck are slow: every kernel at two sizes (sm90_tf32x3, which refuses
-    # misaligned n, at 128), and two batches.
-    [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300'
-    TRIMM_TEST_MAX_N=300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-      "$build/tests/test_gpu" --gtest_filter="$filter" > "$out/sanitizer-$tool.tmp" 2>&1 || status=1
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.tmp" | tail -3 | log
-    { echo "== $tool =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"
-    rm -f "$out/sanitizer-$tool.tmp"
+    for bin in test_gpu test_gpu_16bit; do
+      note "compute-sanitizer $tool $bin"
+      filter='*'
+      # racecheck and synccheck are slow: every kernel at two sizes (sm90_tf32x3, which refuses
+      # misaligned n, at 128), and two batches.
+      [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300'
+      TRIMM_TEST_MAX_N=300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+        "$build/tests/$bin" --gtest_filter="$filter" > "$out/sanitizer-$tool.tmp" 2>&1 || status=1
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.tmp" | tail -3 | log
+      { echo "== $tool $bin =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"
+      rm -f "$out/sanitizer-$tool.tmp"
+    done
   done
+fi
+if has diag; then
+  note "diag: C++ exceptions through a minimal extension"
+  python3 "$root/scripts/diag_extension_exceptions.py" 2>&1 | grep -v "^W1" | tail -8 | log || status=1
 fi
 if has python; then
   note "python package + pytest"
