@@ -101,6 +101,14 @@ struct TileCoords {
       : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
 };
 
+// What a launch computes. Structured: the triangular product. Detect: the same, under
+// Structure::Detect (the spare warps scan A's and B's other triangles, outputs are checked, and
+// the block stops once the flags say the inputs are not triangular). Dense: every k, no triangle
+// masks (the general launch of Structure::Detect); all its units weigh the same, so its blocks
+// are persistent, one per slot, each taking every gridDim.x-th unit (a launch that its gate turns
+// off then costs one block per slot, not one per tile).
+enum class Mode { Structured, Detect, Dense };
+
 #if TRIMM_SM90_DEVICE
 
 constexpr int kProducerWarp = kConsumerThreads / 32;
@@ -127,19 +135,23 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
 // completes the remaining stages empty-handed, marked skipped: the consumers run them out
 // without multiplying. (A stage's mark is per stage, not a block flag, so that the four warps of
 // a consumer warpgroup, which issue wgmma together, always agree.)
+// q0: the stages this block ran before this unit (the ring and its phases continue across units).
+template <Mode kMode>
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
-                        const TileCoords& tc, int k_begin, int steps, int zx, int zy,
+                        const TileCoords& tc, int k_begin, int steps, int q0, int zx, int zy,
                         const uint32_t* gate) {
   bool skip = false;
   for (int it = 0; it < steps; ++it) {
-    const int s = it % kStages;
-    const bool flagged = not_triangular(gate);  // issued before the wait, used after it
-    if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
-    skip = skip || flagged;
-    *reinterpret_cast<volatile int*>(&sm.skipped[s]) = skip;
-    if (skip) {
-      ptx::mbar_arrive(&sm.full[s]);
-      continue;
+    const int q = q0 + it, s = q % kStages;
+    const bool flagged = kMode == Mode::Detect && not_triangular(gate);  // used after the wait
+    if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
+    if constexpr (kMode == Mode::Detect) {
+      skip = skip || flagged;
+      *reinterpret_cast<volatile int*>(&sm.skipped[s]) = skip;
+      if (skip) {
+        ptx::mbar_arrive(&sm.full[s]);
+        continue;
+      }
     }
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
@@ -155,15 +167,17 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
 // Stage `it` of X: the triangle's structural zeros (only stages that cross the diagonal have any;
 // the inputs' other triangle is never trusted: it may hold anything, NaN included), then
 // X_small = tf32(x − trunc(x)) beside it (kSplit), or else X rounded in place to nearest TF32
-// (the tensor cores would truncate it: a bias of half an ulp on every product). kDense: the
-// general-input path (Structure::Detect), no structural zeros. ctid: consumer thread index.
-template <bool kLower, bool kSplit, bool kDense>
+// (the tensor cores would truncate it: a bias of half an ulp on every product). Mode::Dense: the
+// general-input path (Structure::Detect), no structural zeros. ctid: consumer thread index;
+// q0: as for produce.
+template <bool kLower, bool kSplit, Mode kMode>
 __device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                          int it, int ctid) {
+                                          int it, int q0, int ctid) {
+  constexpr bool kDense = kMode == Mode::Dense;
   constexpr int kChunks = kTile * kStep / 4 / kConsumerThreads;  // 16-byte chunks per thread
-  const int s = it % kStages;
-  ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
-  if (*reinterpret_cast<volatile int*>(&sm.skipped[s])) {
+  const int q = q0 + it, s = q % kStages;
+  ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
+  if (kMode == Mode::Detect && *reinterpret_cast<volatile int*>(&sm.skipped[s])) {
     ptx::mbar_arrive(&sm.ready[s]);
     return;
   }
@@ -214,13 +228,13 @@ struct ConsumerLane {
   }
 };
 
-// Y fragment values of stage `it`, as loaded: y[k8][2h + e] = Y(8·k8 + t + 4h, nl + e).
+// Y fragment values of ring stage q (q0 + it), as loaded: y[k8][2h + e] = Y(8·k8 + t + 4h, nl + e).
 struct YFragment {
   float v[kStep / 8][4];
 };
-__device__ __forceinline__ void load_y(const SharedStorage& sm, int it, const ConsumerLane& L,
+__device__ __forceinline__ void load_y(const SharedStorage& sm, int q, const ConsumerLane& L,
                                        YFragment& f) {
-  const float* y = sm.stage[it % kStages].y + L.box * kBox * kStep;
+  const float* y = sm.stage[q % kStages].y + L.box * kBox * kStep;
 #pragma unroll
   for (int k8 = 0; k8 < kStep / 8; ++k8)
 #pragma unroll
@@ -239,12 +253,14 @@ __device__ __forceinline__ void load_y(const SharedStorage& sm, int it, const Co
 // between two stages' wgmmas is the FADDs and the split only. (A consumer warp has already
 // waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
 // Returns false where the producer skipped the stage (Structure::Detect; then so are all after).
-template <bool kLower, bool kSplit, bool kDense>
+template <bool kLower, bool kSplit, Mode kMode>
 __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                        int it, int steps, const ConsumerLane& L, int ctid,
-                                        YFragment& f, float (&acc)[64], float (&part)[64]) {
+                                        int it, int steps, int q0, const ConsumerLane& L,
+                                        int ctid, YFragment& f, float (&acc)[64],
+                                        float (&part)[64]) {
+  constexpr bool kDense = kMode == Mode::Dense;
   constexpr int kK8 = kStep / 8;
-  const int s = it % kStages;
+  const int q = q0 + it, s = q % kStages;
   const int k0 = k_begin + it * kStep;
   // Split into big = tf32(y) and small; on stages that cross the diagonal, B's structural
   // zeros are enforced here, in registers.
@@ -264,10 +280,10 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
   auto x_desc = [&](bool small_plane, int k8) {
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
-  ptx::mbar_wait(&sm.ready[s], (it / kStages) & 1);
-  if (*reinterpret_cast<volatile int*>(&sm.skipped[s])) {
+  ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
+  if (kMode == Mode::Detect && *reinterpret_cast<volatile int*>(&sm.skipped[s])) {
     if (it + kPrepareAhead < steps)
-      prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + kPrepareAhead, ctid);
+      prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
     if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
     return false;
   }
@@ -286,8 +302,8 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
     ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
   if (it + kPrepareAhead < steps)
-    prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it + kPrepareAhead, ctid);
-  if (it + 1 < steps) load_y(sm, it + 1, L, f);
+    prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
+  if (it + 1 < steps) load_y(sm, q + 1, L, f);
   ptx::wgmma_wait_all();
 #pragma unroll
   for (int j = 0; j < kK8; ++j)
@@ -396,7 +412,8 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 #endif  // TRIMM_SM90_DEVICE
 
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
-template <bool kLower, bool kSplit, bool kDense>
+// Block x computes units x, x + gridDim.x, ... of the schedule (one each, except in Mode::Dense).
+template <bool kLower, bool kSplit, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
@@ -410,13 +427,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;  // inputs triangular
-  const sched::WorkUnit u = s.unit(blockIdx.x);
+  if (kMode == Mode::Dense && gated_off(p.gate, Path::Dense)) return;  // inputs triangular
+  const int64_t units = s.num_units();
 
   if (tid == 0) {
     // Structure::Detect: a block that starts once A or B is known not to be triangular has
     // nothing to do that the general launch will not redo (its mirror tile included).
-    sm.block_skip = !kDense && not_triangular(p.gate);
+    sm.block_skip = kMode == Mode::Detect && not_triangular(p.gate);
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.ready[i], kConsumerThreads);
@@ -429,21 +446,30 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
   if (sm.block_skip) return;
 
-  const TileCoords tc(u, kLower);
-  const int k_begin = int(u.k_begin);
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  auto steps_of = [](const sched::WorkUnit& u) {
+    return int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  };
   if (tid >= kConsumerThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
-      produce(sm, &map_x, &map_y, tc, k_begin, steps, zx, zy, kDense ? nullptr : p.gate);
+      int q0 = 0;
+      for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
+        const sched::WorkUnit u = s.unit(x);
+        produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin), steps_of(u),
+                       q0, zx, zy, p.gate);
+        q0 += steps_of(u);
+      }
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       const int ht = tid - 32 * (kProducerWarp + 1);
-      // The mirror tile, in C's other triangle, is this block's to zero.
-      if (sched::TriangleSchedule::zeroes_mirror(u))
-        zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
-      if (!kDense && p.gate != nullptr)
+      // The mirror tiles, in C's other triangle, are this block's to zero.
+      for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
+        const sched::WorkUnit u = s.unit(x);
+        if (sched::TriangleSchedule::zeroes_mirror(u))
+          zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
+      }
+      if constexpr (kMode == Mode::Detect)
         scan_outside<kLower>(p, batch_offset, scanners, ht, kHelperThreads);
     }
     return;
@@ -451,25 +477,32 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   ptx::setmaxnreg_inc<kConsumerRegs>();
   const ConsumerLane L(tid);
-  float acc[64], part[64];
+  int q0 = 0;
+  for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
+    const sched::WorkUnit u = s.unit(x);
+    const TileCoords tc(u, kLower);
+    const int k_begin = int(u.k_begin), steps = steps_of(u);
+    float acc[64], part[64];
 #pragma unroll
-  for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
-  for (int it = 0; it < kPrepareAhead && it < steps; ++it)
-    prepare_x<kLower, kSplit, kDense>(sm, tc, k_begin, it, tid);
-  YFragment f;
-  if (steps > 0) load_y(sm, 0, L, f);
-  bool done = true;
-  for (int it = 0; it < steps; ++it)
-    done = consume<kLower, kSplit, kDense>(sm, tc, k_begin, it, steps, L, tid, f, acc, part);
-  if (!done) return;  // Structure::Detect: the general launch recomputes this tile
+    for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
+    for (int it = 0; it < kPrepareAhead && it < steps; ++it)
+      prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it, q0, tid);
+    YFragment f;
+    if (steps > 0) load_y(sm, q0, L, f);
+    bool done = true;
+    for (int it = 0; it < steps; ++it)
+      done = consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part);
+    if (!done) return;  // Mode::Detect (one unit per block): the general launch redoes the tile
+    q0 += steps;
 
-  flag_nonfinite(p.gate, acc);
-  const OutView o{C, p.ldc, p.n};
-  const bool diag = u.bi == u.bj;
-  if (u.kind == sched::UnitKind::Chunk1)
-    store_tile<kLower, true>(o, tc, L, diag, acc);
-  else
-    store_tile<kLower, false>(o, tc, L, diag, acc);
+    if constexpr (kMode != Mode::Structured) flag_nonfinite(p.gate, acc);
+    const OutView o{C, p.ldc, p.n};
+    const bool diag = u.bi == u.bj;
+    if (u.kind == sched::UnitKind::Chunk1)
+      store_tile<kLower, true>(o, tc, L, diag, acc);
+    else
+      store_tile<kLower, false>(o, tc, L, diag, acc);
+  }
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
@@ -513,23 +546,26 @@ void check_launch_registers() {
                     " (its setmaxnreg budget depends on it)");
 }
 
-template <bool kLower, bool kSplit, bool kDense>
+template <bool kLower, bool kSplit, Mode kMode>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kDense>;
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
-  // Structure::Detect: the first wave of blocks scans A's and B's other triangles.
-  const int64_t slots = p.gate != nullptr && !kDense ? int64_t(dev.sms) * per_sm : 0;
-  launch_over_triangle<kTile>(p, dev, per_sm, kStep, kLower,
-                              [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
-                                const int scanners =
-                                    int(std::min<int64_t>(slots, int64_t(grid.x) * grid.y));
-                                kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0,
-                                                                         scanners);
-                              }, stream);
+  const int64_t slots = int64_t(dev.sms) * per_sm;
+  launch_over_triangle<kTile>(
+      p, dev, per_sm, kStep, kLower,
+      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+        // Detect: the first wave of blocks scans the other triangles.
+        const int scanners =
+            kMode == Mode::Detect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
+        if (kMode == Mode::Dense)  // persistent: about one block a slot
+          grid.x = unsigned(std::min<int64_t>(grid.x, std::max<int64_t>(1, slots / grid.y)));
+        kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0, scanners);
+      },
+      stream);
 }
 
 }  // namespace
@@ -551,21 +587,23 @@ bool tma_compatible(const Problem& p) {
 }
 
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  if (p.fill == Fill::Lower)
-    p.path == Path::Dense ? sm90::launch<true, true, true>(p, dev, stream)
-                          : sm90::launch<true, true, false>(p, dev, stream);
+  using sm90::Mode;
+  const bool lower = p.fill == Fill::Lower;
+  if (p.path == Path::Dense)
+    lower ? sm90::launch<true, true, Mode::Dense>(p, dev, stream)
+          : sm90::launch<false, true, Mode::Dense>(p, dev, stream);
+  else if (p.gate != nullptr)
+    lower ? sm90::launch<true, true, Mode::Detect>(p, dev, stream)
+          : sm90::launch<false, true, Mode::Detect>(p, dev, stream);
   else
-    p.path == Path::Dense ? sm90::launch<false, true, true>(p, dev, stream)
-                          : sm90::launch<false, true, false>(p, dev, stream);
+    lower ? sm90::launch<true, true, Mode::Structured>(p, dev, stream)
+          : sm90::launch<false, true, Mode::Structured>(p, dev, stream);
 }
 
+// Structure::Detect runs on sm90_tf32x3 only (the host API refuses it for this kernel).
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  if (p.fill == Fill::Lower)
-    p.path == Path::Dense ? sm90::launch<true, false, true>(p, dev, stream)
-                          : sm90::launch<true, false, false>(p, dev, stream);
-  else
-    p.path == Path::Dense ? sm90::launch<false, false, true>(p, dev, stream)
-                          : sm90::launch<false, false, false>(p, dev, stream);
+  p.fill == Fill::Lower ? sm90::launch<true, false, sm90::Mode::Structured>(p, dev, stream)
+                        : sm90::launch<false, false, sm90::Mode::Structured>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
