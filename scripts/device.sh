@@ -11,6 +11,11 @@
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
 #   BENCH_EXTRA="args; args"               (extra bench runs with their own arguments)
 #   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
+#   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
+#   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
+#   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
+# With STEPS containing python, the package builds in the background right after the CMake
+# build (CPU work beside the GPU steps); the python step waits for it.
 # At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
 # bench (text and JSON), sass, ncu.
 # Where the machine has no OpenBLAS or GoogleTest, run scripts/device-deps.sh here first and
@@ -42,19 +47,27 @@ if has build; then
     cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
   grep -E "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20 | log
 fi
+pypid=
+if has python; then
+  [ -d "$root/.deps/openblas" ] && export TRIMM_OPENBLAS_ROOT="$root/.deps/openblas"
+  { python3 -c "import torch; print('torch', torch.__version__)" &&
+    python3 -m pip install --no-build-isolation --quiet "$root"; } > "$out/python.log" 2>&1 &
+  pypid=$!
+fi
 if has probe; then
   note "probe_sm90_wgmma_rate"
   "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
 fi
 if has test; then
-  note "ctest (all labels)"
-  (cd "$build" && ctest --output-on-failure -j 4 --timeout 900) > "$out/ctest.log" 2>&1 || status=1
+  note "ctest ${TEST_REGEX:+-R $TEST_REGEX}"
+  (cd "$build" && ctest --output-on-failure -j 4 --timeout 900 ${TEST_REGEX:+-R "$TEST_REGEX"}) \
+    > "$out/ctest.log" 2>&1 || status=1
   { grep -E "tests passed|tests failed" "$out/ctest.log"; grep -E "\(Failed\)|FAILED" "$out/ctest.log" | head -20; } | log
 fi
 if has bench; then
   note "trimm bench ${BENCH_ARGS:-}"
   # shellcheck disable=SC2086
-  for _ in $(seq "${BENCH_REPEAT:-1}"); do
+  [ -z "${BENCH_JSON_ONLY:-}" ] && for _ in $(seq "${BENCH_REPEAT:-1}"); do
     "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} 2>&1 | log || status=1
   done
   for k in ${BENCH_KERNELS:-}; do
@@ -68,11 +81,30 @@ if has bench; then
     # shellcheck disable=SC2086
     "$build/tools/cli/trimm" bench $args 2>&1 | grep -vE "^trimm: seed|^trimm bench on" | log || status=1
   done
+  # shellcheck disable=SC2086
   "$build/tools/cli/trimm" bench ${BENCH_ARGS:-} --json > "$out/bench.json" 2>/dev/null || status=1
+  [ -n "${BENCH_JSON_ONLY:-}" ] && python3 "$root/scripts/bench_table.py" "$out/bench.json" | log
 fi
 if has kernelbench; then
   note "kernelbench_eval"
   python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
+fi
+if has python; then
+  note "python package + pytest"
+  # The package was built in the background (above). The argument-error cases run on their own:
+  # on the device's torch (2.11) a C++ exception from the extension crashed the whole run
+  # (session 3); the rest must still report.
+  { wait "$pypid" &&
+    (cd "$root/python/tests" && python3 -m pytest -q -rs . -k "not bad_arguments"); } \
+    >> "$out/python.log" 2>&1 || status=1
+  tail -5 "$out/python.log" | log
+  note "python: argument errors (a C++ exception through the extension)"
+  (cd "$root/python/tests" &&
+    python3 -c "import torch; torch.zeros(2, 3) @ torch.zeros(2, 3)" 2>&1 | tail -1;
+    echo "torch's own error: exit ${PIPESTATUS[0]}";
+    python3 -c "import torch, trimm; trimm.triu_matmul(torch.rand(4, 5), torch.rand(5, 4))" 2>&1 |
+      grep -E "Error|Segmentation" | head -3;
+    python3 -m pytest -q -x -k bad_arguments . 2>&1 | tail -2) 2>&1 | log || status=1
 fi
 if has sanitize; then
   for tool in memcheck racecheck synccheck; do
@@ -82,6 +114,7 @@ if has sanitize; then
       # racecheck and synccheck are slow: every kernel at two sizes (sm90_tf32x3, which refuses
       # misaligned n, at 128), and two batches.
       [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300'
+      filter=${SANITIZE_FILTER:-$filter}
       TRIMM_TEST_MAX_N=300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
         "$build/tests/$bin" --gtest_filter="$filter" > "$out/sanitizer-$tool.tmp" 2>&1 || status=1
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.tmp" | tail -3 | log
@@ -93,25 +126,6 @@ fi
 if has diag; then
   note "diag: C++ exceptions through a minimal extension"
   python3 "$root/scripts/diag_extension_exceptions.py" 2>&1 | grep -v "^W1" | tail -8 | log || status=1
-fi
-if has python; then
-  note "python package + pytest"
-  # OpenBLAS from .deps where the image has none (setup.py reads TRIMM_OPENBLAS_ROOT).
-  [ -d "$root/.deps/openblas" ] && export TRIMM_OPENBLAS_ROOT="$root/.deps/openblas"
-  # The argument-error cases run on their own: on the device's torch (2.11) a C++ exception from
-  # the extension crashed the whole run (session 3); the rest must still report.
-  { python3 -c "import torch; print('torch', torch.__version__)" &&
-    python3 -m pip install --no-build-isolation --quiet "$root" &&
-    (cd "$root/python/tests" && python3 -m pytest -q -rs . -k "not bad_arguments"); } \
-    > "$out/python.log" 2>&1 || status=1
-  tail -5 "$out/python.log" | log
-  note "python: argument errors (a C++ exception through the extension)"
-  (cd "$root/python/tests" &&
-    python3 -c "import torch; torch.zeros(2, 3) @ torch.zeros(2, 3)" 2>&1 | tail -1;
-    echo "torch's own error: exit ${PIPESTATUS[0]}";
-    python3 -c "import torch, trimm; trimm.triu_matmul(torch.rand(4, 5), torch.rand(5, 4))" 2>&1 |
-      grep -E "Error|Segmentation" | head -3;
-    python3 -m pytest -q -x -k bad_arguments . 2>&1 | tail -2) 2>&1 | log || status=1
 fi
 if has sass; then
   note sass

@@ -66,26 +66,35 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel,
                                                     kernels::tma_compatible(p));
   if (!detect) return k.launch(p, dev, stream);
-  if (k.exact_path) {  // small n: every k in plain fp32 costs less than a detection pass
+  // Small n: every k in plain fp32 costs less than the flags (a kernel forced by name takes its
+  // exact path at any n).
+  if (n <= k.exact_max_n || (!options.kernel.empty() && k.exact_max_n > 0)) {
     p.path = kernels::Path::Exact;
     return k.launch(p, dev, stream);
   }
+  // Past the small kernel's exact path, dispatch's choice for Detect is the kernel with flags.
+  const bool fp32 = options.precision == Precision::Auto || options.precision == Precision::Fp32;
+  const dispatch::KernelEntry& g =
+      options.kernel.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && dev.cc == 90 &&
+              kernels::tma_compatible(p)
+          ? dispatch::select(dev.cc, options.precision, n, "sm90_tf32x3", true)
+          : k;
 
   // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
   // find in A's and B's other triangles and any output that is not finite; the general launch
   // and then the exact one are gated on those flags (every block of a launch that does not
   // apply returns at once). Each rewrites all of C's triangle, so the last that runs decides.
-  if (std::string(k.name) != "sm90_tf32x3")
+  if (std::string(g.name) != "sm90_tf32x3")
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs on sm_90 with precision auto or fp32 and "
                           "operands TMA can address (16-byte aligned rows); here dispatch chose '" +
-                          k.name + "'");
+                          g.name + "'");
   auto* flag = static_cast<uint32_t*>(options.workspace);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   p.gate = flag;
-  k.launch(p, dev, stream);  // the triangular product; sets the flags
+  g.launch(p, dev, stream);  // the triangular product; sets the flags
   p.path = kernels::Path::Dense;
-  k.launch(p, dev, stream);  // not triangular, all finite: every k on the tensor cores
+  g.launch(p, dev, stream);  // not triangular, all finite: every k on the tensor cores
   p.path = kernels::Path::Exact;
   kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }

@@ -9,25 +9,28 @@ namespace {
 
 constexpr int kAnyCc = 1000;
 
-// Small n first: below kSmallN the 128-tile kernels leave the GPU idle (bench/RESULTS.md).
-constexpr int64_t kSmallN = 512, kAnyN = INT64_MAX;
+// Small n first: below kSmallN the 128-tile kernels leave the GPU idle. Measured on the H200
+// (bench/RESULTS.md, session 4): simt_small_fp32 0.0376 ms at n = 1024 against sm90_tf32x3's
+// 0.0418, 0.293 against 0.073 at 2048. Structure::Detect sums every k in the small kernel (three
+// times the triangle's work) only up to kSmallDetectN: 0.0229 ms at 512 (the reference: 0.019).
+constexpr int64_t kSmallN = 1024, kSmallDetectN = 512, kAnyN = INT64_MAX;
 
 const KernelEntry kTable[] = {
-    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, true,
+    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN,
      kernels::launch_simt_small_fp32,
      "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision"},
-    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, false, kernels::launch_sm90_tf32,
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, false,
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0,
      kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles"},
-    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, false,
+    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0,
      kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
-    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, false,
+    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, 0,
      kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, true,
+    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, kAnyN,
      kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };

@@ -21,8 +21,9 @@ struct KernelEntry {
   bool automatic;       // false: runs only when forced by name (e.g. the naive yardstick)
   bool needs_tma;       // loads through TMA: only for operands kernels::tma_compatible accepts
   // Launched with Path::Exact it computes the dense product's triangle over every k in plain
-  // fp32, which is Structure::Detect's semantics on any input without a detection pass.
-  bool exact_path;
+  // fp32, which is Structure::Detect's semantics on any input without flags: Structure::Detect
+  // takes that path up to this n (0: the kernel has none).
+  int64_t exact_max_n;
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
 };

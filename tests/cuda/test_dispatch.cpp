@@ -19,8 +19,8 @@ TEST(Dispatch, SmallNTakesTheSmallKernelForEveryPrecision) {
   for (int cc : {80, 89, 90})
     for (const Precision p : {Precision::Auto, Precision::Fp32, Precision::Tf32, Precision::Ieee}) {
       EXPECT_STREQ(select(cc, p, 1, "").name, "simt_small_fp32") << "sm_" << cc;
-      EXPECT_STREQ(select(cc, p, 512, "").name, "simt_small_fp32") << "sm_" << cc;
-      EXPECT_STRNE(select(cc, p, 513, "").name, "simt_small_fp32") << "sm_" << cc;
+      EXPECT_STREQ(select(cc, p, 1024, "").name, "simt_small_fp32") << "sm_" << cc;
+      EXPECT_STRNE(select(cc, p, 1025, "").name, "simt_small_fp32") << "sm_" << cc;
     }
   // Forced, a kernel implements its own precision only.
   EXPECT_THROW(select(90, Precision::Fp32, 64, "simt_small_fp32"), InvalidArgument);
