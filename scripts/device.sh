@@ -51,7 +51,7 @@ pypid=
 if has python; then
   [ -d "$root/.deps/openblas" ] && export TRIMM_OPENBLAS_ROOT="$root/.deps/openblas"
   { python3 -c "import torch; print('torch', torch.__version__)" &&
-    python3 -m pip install --no-build-isolation --quiet "$root"; } > "$out/python.log" 2>&1 &
+    nice -n 19 python3 -m pip install --no-build-isolation --quiet "$root"; } > "$out/python.log" 2>&1 &
   pypid=$!
 fi
 if has probe; then
