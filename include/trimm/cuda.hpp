@@ -95,11 +95,13 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
                             bfloat16_t* C, int64_t ldc, int64_t stride_c, int64_t batch,
                             Stream stream = nullptr, const Options& options = {});
 
-// The name of the kernel that trtrmm on float operands would run for this size and options on the current device,
-// for operands with 16-byte aligned pointers and leading dimensions that are multiples of 4
-// (other operands skip the TMA kernels, see README).
+// The name of the kernel that trtrmm on float operands would run for this size and options on
+// the current device, for operands with 16-byte aligned pointers and leading dimensions that are
+// multiples of 4 (other operands skip the TMA kernels, see README); options.structure is not
+// considered.
 const char* selected_kernel(int64_t n, const Options& options = {});
-// The same for these very operands, whose alignment decides whether TMA kernels can take them.
+// The same for these very operands, whose alignment decides whether TMA kernels can take them,
+// and for options.structure (Detect may run another kernel than Triangular).
 const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
                             int64_t ldb, const float* C, int64_t ldc,
                             const Options& options = {});

@@ -39,6 +39,24 @@ const kernels::DeviceInfo& current_device() {
 
 constexpr const char* kFp64Kernel = "simt_fp64";
 
+// The kernel a call on p runs: dispatch's choice; under Structure::Detect, the small kernel's
+// exact path (every k in plain fp32: small n, or that kernel forced by name), and past it the
+// kernel with flags (sm90_tf32x3) where it runs.
+struct Choice {
+  const dispatch::KernelEntry* kernel;
+  bool exact;  // Path::Exact, no flags
+};
+Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p, const Options& o) {
+  const bool tma_ok = kernels::tma_compatible(p);
+  const dispatch::KernelEntry& k = dispatch::select(dev.cc, o.precision, p.n, o.kernel, tma_ok);
+  if (o.structure != Structure::Detect) return {&k, false};
+  if (p.n <= k.exact_max_n || (!o.kernel.empty() && k.exact_max_n > 0)) return {&k, true};
+  const bool fp32 = o.precision == Precision::Auto || o.precision == Precision::Fp32;
+  if (o.kernel.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && dev.cc == 90 && tma_ok)
+    return {&dispatch::select(dev.cc, o.precision, p.n, "sm90_tf32x3", true), false};
+  return {&k, false};
+}
+
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
          const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc, int64_t stride_c,
          int64_t batch, Stream stream, const Options& options) {
@@ -63,22 +81,13 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
   kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
-  const dispatch::KernelEntry& k = dispatch::select(dev.cc, options.precision, n, options.kernel,
-                                                    kernels::tma_compatible(p));
-  if (!detect) return k.launch(p, dev, stream);
-  // Small n: every k in plain fp32 costs less than the flags (a kernel forced by name takes its
-  // exact path at any n).
-  if (n <= k.exact_max_n || (!options.kernel.empty() && k.exact_max_n > 0)) {
+  const Choice c = choose(dev, p, options);
+  const dispatch::KernelEntry& g = *c.kernel;
+  if (!detect) return g.launch(p, dev, stream);
+  if (c.exact) {
     p.path = kernels::Path::Exact;
-    return k.launch(p, dev, stream);
+    return g.launch(p, dev, stream);
   }
-  // Past the small kernel's exact path, dispatch's choice for Detect is the kernel with flags.
-  const bool fp32 = options.precision == Precision::Auto || options.precision == Precision::Fp32;
-  const dispatch::KernelEntry& g =
-      options.kernel.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && dev.cc == 90 &&
-              kernels::tma_compatible(p)
-          ? dispatch::select(dev.cc, options.precision, n, "sm90_tf32x3", true)
-          : k;
 
   // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
   // find in A's and B's other triangles and any output that is not finite; the general launch
@@ -268,9 +277,7 @@ const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, c
                             int64_t ldb, const float* C, int64_t ldc, const Options& options) {
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
-  return dispatch::select(current_device().cc, options.precision, n, options.kernel,
-                          kernels::tma_compatible(p))
-      .name;
+  return choose(current_device(), p, options).kernel->name;
 }
 
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,

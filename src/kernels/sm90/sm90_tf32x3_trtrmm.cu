@@ -281,7 +281,13 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
   ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-  if (kMode == Mode::Detect && *reinterpret_cast<volatile int*>(&sm.skipped[s])) {
+  // Lane 0 reads the mark for its warp: lane 0 alone frees the stage (`empty`), and the producer
+  // rewrites the mark once it is free, so a read by another lane would race with that write
+  // (compute-sanitizer racecheck found it, session 4).
+  if (kMode == Mode::Detect &&
+      __shfl_sync(0xffffffffu,
+                  threadIdx.x % 32 == 0 ? *reinterpret_cast<volatile int*>(&sm.skipped[s]) : 0,
+                  0)) {
     if (it + kPrepareAhead < steps)
       prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
     if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
