@@ -3,7 +3,8 @@
 
     scripts/plot_speedup.py BENCH.json OUT.png [--title TEXT]
 
-One line per method (trimm's kernels and the cuBLAS anchors), log-scaled n; the reference is 1.
+One line per cuBLAS anchor and per trimm precision (and structure), log-scaled n; the reference
+is 1.
 """
 import argparse
 import json
@@ -32,6 +33,9 @@ def main():
         if not args.all_sizes and r["n"] & (r["n"] - 1):
             continue
         name = r["method"] if not r["method"].startswith("cuBLAS diag") else "best cuBLAS composition"
+        if name.startswith("trimm"):
+            # One line per precision and structure, whatever kernel dispatch chose at each n.
+            name = "trimm, dispatch's choice" + (" (detect)" if name.endswith("(detect)") else "")
         lines[(name, r["precision"])][r["n"]] = r["speedup"]
     fig, ax = plt.subplots(figsize=(8, 4.8))
     for (name, prec), pts in sorted(lines.items()):
