@@ -41,7 +41,7 @@ constexpr const char* kFp64Kernel = "simt_fp64";
 
 // The kernel a call on p runs: dispatch's choice; under Structure::Detect, the small kernel's
 // exact path (every k in plain fp32: small n, or that kernel forced by name), and past it the
-// kernel with flags (sm90_tf32x3) where it runs.
+// kernel with flags (sm90_tf32x3) where it runs, else the exact path again.
 struct Choice {
   const dispatch::KernelEntry* kernel;
   bool exact;  // Path::Exact, no flags
@@ -54,7 +54,9 @@ Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p, const O
   const bool fp32 = o.precision == Precision::Auto || o.precision == Precision::Fp32;
   if (o.kernel.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && dev.cc == 90 && tma_ok)
     return {&dispatch::select(dev.cc, o.precision, p.n, "sm90_tf32x3", true), false};
-  return {&k, false};
+  // No kernel with flags here (another GPU, operands TMA cannot address): the exact path where
+  // the kernel has one, slower but the same result.
+  return {&k, k.exact_max_n > 0};
 }
 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,

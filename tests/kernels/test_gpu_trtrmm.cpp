@@ -615,6 +615,70 @@ TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
     }
 }
 
+// The general launch is persistent: at n = 2048 there are 136 tiles on or above the diagonal,
+// more than the H200's 132 slots, so some of its blocks compute two (the ring and its mbarrier
+// phases carry over). Noise below the diagonal sends every call there; against the dense
+// product's triangle in fp64 (on the GPU: 2048³ on the CPU would take long).
+TEST_F(GpuDetectPinned, GeneralLaunchBlocksTakeSeveralTiles) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::min<int64_t>(2048, test::max_n());
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    SCOPED_TRACE(to_string(fill));
+    const auto A = test::make(test::Kind::Noisy, fill, n, n, test::uniform01(rng_), rng_);
+    const auto B = test::make(test::Kind::Noisy, fill, n, n, test::uniform01(rng_), rng_);
+    std::vector<float> C(static_cast<size_t>(n * n));
+    test::poison(C);
+    DeviceBuffer<float> dA(A), dB(B), dC(C);
+    DeviceBuffer<double> ref(static_cast<size_t>(n * n));
+    kernels::launch_naive_fp64_reference(fill, n, dA.get(), n, dB.get(), n, ref.get(), n, nullptr,
+                                         /*dense=*/true);
+    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+    Options o;
+    o.kernel = "sm90_tf32x3";
+    o.structure = Structure::Detect;
+    o.workspace = work.get();
+    o.workspace_bytes = sizeof(uint32_t);
+    trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    EXPECT_EQ(work.download()[0], 3u) << "flags";
+    EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), n, ref.download(), false));
+  }
+}
+
+// A batch that fills the slots by itself keeps one block per tile in the general launch; the
+// noise is in one entry of B only, A is shared by the batch.
+TEST_F(GpuDetectPinned, GeneralLaunchOverALargeBatch) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = 130, ld = 132, batch = 160, stride = n * ld;
+  const auto A = test::make(test::Kind::Triangular, Fill::Upper, n, ld, test::integers(rng_), rng_);
+  std::vector<float> B;
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto kind = b == batch / 2 ? test::Kind::Noisy : test::Kind::Triangular;
+    const auto m = test::make(kind, Fill::Upper, n, ld, test::integers(rng_), rng_);
+    B.insert(B.end(), m.begin(), m.end());
+  }
+  std::vector<float> C(static_cast<size_t>(batch * stride));
+  test::poison(C);
+  DeviceBuffer<float> dA(A), dB(B), dC(C);
+  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+  Options o;
+  o.kernel = "sm90_tf32x3";
+  o.structure = Structure::Detect;
+  o.workspace = work.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  trtrmm_strided_batched(Fill::Upper, n, dA.get(), ld, 0, dB.get(), ld, stride, dC.get(), ld,
+                         stride, batch, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  EXPECT_EQ(work.download()[0], 2u) << "flags";
+  const auto out = dC.download();
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> ref(static_cast<size_t>(n * n));
+    cpu::reference_dense(Fill::Upper, n, A.data(), ld, B.data() + b * stride, ld, ref.data(), n);
+    ASSERT_TRUE(test::matches_dense(Fill::Upper, n, out.data() + b * stride, ld, ref, false))
+        << "batch entry " << b;
+  }
+}
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:

@@ -86,8 +86,9 @@ struct SharedStorage {
   int block_skip;  // the whole block returns at once (thread 0 read the flags)
 };
 
-// Structure::Detect: whether A or B is known not to be triangular (then the general launch
-// recomputes every tile, and what the structured one would still compute is wasted).
+// Structure::Detect: whether A or B is known not to be triangular (then a later launch rewrites
+// all of C's triangle, and what the structured one would still compute is wasted). Only the
+// scan's flags count: the scan itself stops on them, and must not stop before it has set them.
 __device__ __forceinline__ bool not_triangular(const uint32_t* gate) {
   return gate != nullptr &&
          (*reinterpret_cast<const volatile uint32_t*>(gate) & (kOutsideA | kOutsideB)) != 0u;
@@ -131,13 +132,14 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
 
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
 // Under Structure::Detect it reads the flags once a stage (the load in flight while it waits for
-// the stage to empty); once the scan found A or B not triangular, it loads nothing more and
+// the stage to empty); once A or B is known not to be triangular, it loads nothing more and
 // completes the remaining stages empty-handed, marked skipped: the consumers run them out
 // without multiplying. (A stage's mark is per stage, not a block flag, so that the four warps of
-// a consumer warpgroup, which issue wgmma together, always agree.)
+// a consumer warpgroup, which issue wgmma together, always agree.) Returns whether it skipped:
+// the consumers then return without storing, so the unit is the block's last.
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
 template <Mode kMode>
-__device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
+__device__ bool produce(SharedStorage& sm, const CUtensorMap* map_x, const CUtensorMap* map_y,
                         const TileCoords& tc, int k_begin, int steps, int q0, int zx, int zy,
                         const uint32_t* gate) {
   bool skip = false;
@@ -161,6 +163,7 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
     for (int j = 0; j < kTile / kBox; ++j)
       ptx::tma_load_3d(st.y + j * kBox * kStep, map_y, &sm.full[s], tc.n0 + j * kBox, k0, zy);
   }
+  return skip;
 }
 
 // --- X preparation, by the consumers while the previous stage's wgmmas run -------------------
@@ -330,10 +333,11 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
 // --- Structure::Detect: the spare warps read what should be zero -----------------------------
 // Row i of A and of B outside the triangle: columns [0, i) (upper) or (i, n) (lower), the same
 // for both operands (A(m, k) with k < m, B(k, n) with n < k, upper). Any nonzero there (NaN too)
-// sets kOutsideA / kOutsideB, any NaN or Inf kNonFiniteOutside. The structured kernel itself
-// never reads these elements, so this costs the spare warps 64 MB of loads at n = 4096, spread
-// over the longest blocks and hidden under their multiply (streaming loads: nothing else reads
-// them, so they should not displace the operands from L2). Rows are 16-byte aligned (TMA).
+// sets kOutsideA / kOutsideB, any NaN or Inf kNonFiniteOutside. The structured kernel reads
+// only the diagonal blocks' share of these elements (and masks it), so this costs the spare
+// warps 64 MB of loads at n = 4096, spread over the longest blocks and hidden under their
+// multiply (streaming loads, so that they do not displace the operands from L2). Rows are
+// 16-byte aligned (TMA).
 __device__ __forceinline__ uint32_t classify(float x, float y) {
   auto nonfinite = [](float v) { return !(fabsf(v) <= 3.402823466e38f); };
   return (x != 0.f ? kOutsideA : 0u) | (y != 0.f ? kOutsideB : 0u) |
@@ -380,7 +384,8 @@ __device__ void scan_outside(const Problem& p, int64_t batch_offset, int scanner
       if (t % 32 == 0) atomicOr(p.gate, bits);
       return;
     }
-    if (not_triangular(p.gate)) return;
+    // Lane 0 reads for the warp: the next row's reduction needs every lane.
+    if (__shfl_sync(0xffffffffu, t % 32 == 0 && not_triangular(p.gate), 0)) return;
   }
 }
 
@@ -433,13 +438,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  if (kMode == Mode::Dense && gated_off(p.gate, Path::Dense)) return;  // inputs triangular
   const int64_t units = s.num_units();
 
   if (tid == 0) {
-    // Structure::Detect: a block that starts once A or B is known not to be triangular has
-    // nothing to do that the general launch will not redo (its mirror tile included).
-    sm.block_skip = kMode == Mode::Detect && not_triangular(p.gate);
+    // One thread reads the flags for the block (they change while the launch runs: a per-thread
+    // read could split the block). Detect: a block that starts once A or B is known not to be
+    // triangular has nothing to do that a later launch will not redo (its mirror tile included).
+    // Dense: the launch is for inputs that are not triangular and finite only.
+    sm.block_skip = kMode == Mode::Detect  ? not_triangular(p.gate)
+                    : kMode == Mode::Dense ? gated_off(p.gate, Path::Dense)
+                                           : false;
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.ready[i], kConsumerThreads);
@@ -463,8 +471,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       int q0 = 0;
       for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
         const sched::WorkUnit u = s.unit(x);
-        produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin), steps_of(u),
-                       q0, zx, zy, p.gate);
+        if (produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin),
+                           steps_of(u), q0, zx, zy, p.gate))
+          break;
         q0 += steps_of(u);
       }
     } else if (tid >= 32 * (kProducerWarp + 1)) {
@@ -567,8 +576,10 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         // Detect: the first wave of blocks scans the other triangles.
         const int scanners =
             kMode == Mode::Detect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
-        if (kMode == Mode::Dense)  // persistent: about one block a slot
-          grid.x = unsigned(std::min<int64_t>(grid.x, std::max<int64_t>(1, slots / grid.y)));
+        // Dense: persistent, about one block a slot (a batch that fills the slots by itself
+        // keeps one block per unit: a block per whole matrix would leave a long last wave).
+        if (kMode == Mode::Dense && slots / grid.y >= 1)
+          grid.x = unsigned(std::min<int64_t>(grid.x, slots / grid.y));
         kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0, scanners);
       },
       stream);
