@@ -39,24 +39,11 @@ const kernels::DeviceInfo& current_device() {
 
 constexpr const char* kFp64Kernel = "simt_fp64";
 
-// The kernel a call on p runs: dispatch's choice; under Structure::Detect, the small kernel's
-// exact path (every k in plain fp32: small n, or that kernel forced by name), and past it the
-// kernel with flags (sm90_tf32x3) where it runs, else the exact path again.
-struct Choice {
-  const dispatch::KernelEntry* kernel;
-  bool exact;  // Path::Exact, no flags
-};
-Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p, const Options& o) {
-  const bool tma_ok = kernels::tma_compatible(p);
-  const dispatch::KernelEntry& k = dispatch::select(dev.cc, o.precision, p.n, o.kernel, tma_ok);
-  if (o.structure != Structure::Detect) return {&k, false};
-  if (p.n <= k.exact_max_n || (!o.kernel.empty() && k.exact_max_n > 0)) return {&k, true};
-  const bool fp32 = o.precision == Precision::Auto || o.precision == Precision::Fp32;
-  if (o.kernel.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && dev.cc == 90 && tma_ok)
-    return {&dispatch::select(dev.cc, o.precision, p.n, "sm90_tf32x3", true), false};
-  // No kernel with flags here (another GPU, operands TMA cannot address): the exact path where
-  // the kernel has one, slower but the same result.
-  return {&k, k.exact_max_n > 0};
+// The kernel a call on p runs (dispatch::choose), for these operands' alignment.
+dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p,
+                        const Options& o) {
+  return dispatch::choose(dev.cc, o.precision, p.n, o.kernel, kernels::tma_compatible(p),
+                          o.structure);
 }
 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
@@ -83,7 +70,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
   kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
-  const Choice c = choose(dev, p, options);
+  const dispatch::Choice c = choose(dev, p, options);
   const dispatch::KernelEntry& g = *c.kernel;
   if (!detect) return g.launch(p, dev, stream);
   if (c.exact) {

@@ -129,4 +129,15 @@ const KernelEntry16& select16(int cc, Precision precision, const std::string& fo
   throw InvalidArgument("no trimm kernel for 16-bit data runs on " + arch);
 }
 
+Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
+              Structure structure) {
+  const KernelEntry& k = select(cc, precision, n, forced, tma_ok);
+  if (structure != Structure::Detect) return {&k, false};
+  if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true};
+  const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;
+  if (forced.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && cc == 90 && tma_ok)
+    return {&select(cc, precision, n, "sm90_tf32x3", true), false};
+  return {&k, k.exact_max_n > 0};
+}
+
 }  // namespace trimm::dispatch

@@ -38,6 +38,18 @@ const KernelEntry* table_end();
 const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
                           bool tma_ok = true);
 
+// What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
+// exact path (every k in plain fp32: up to its exact_max_n, or that kernel forced by name), past
+// it the kernel with flags (sm90_tf32x3) where it runs (sm_90, precision Auto or Fp32, operands
+// TMA can address), else the exact path where the chosen kernel has one. A Detect choice with
+// neither (exact false, kernel other than sm90_tf32x3) is for the caller to refuse.
+struct Choice {
+  const KernelEntry* kernel;
+  bool exact;  // Path::Exact, no flags
+};
+Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
+              Structure structure);
+
 // 16-bit data (half_t, bfloat16_t): a table of its own, with the same rules (first entry that
 // fits; any entry forced by name). Every entry accumulates in fp32: precision Auto or Fp32.
 using Launch16Fn = void (*)(const kernels::Problem16<half_t>&, const kernels::DeviceInfo&, Stream);

@@ -27,6 +27,33 @@ TEST(Dispatch, SmallNTakesTheSmallKernelForEveryPrecision) {
   EXPECT_STREQ(select(90, Precision::Ieee, 4096, "simt_small_fp32").name, "simt_small_fp32");
 }
 
+TEST(Dispatch, DetectTakesTheExactPathOrTheKernelWithFlags) {
+  const auto pick = [](int cc, int64_t n, const std::string& forced = "", bool tma_ok = true,
+                       Precision p = Precision::Auto) {
+    const Choice c = choose(cc, p, n, forced, tma_ok, Structure::Detect);
+    return std::string(c.kernel->name) + (c.exact ? " exact" : "");
+  };
+  // Small n: every k in the small kernel, on any GPU.
+  EXPECT_EQ(pick(90, 1), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 512), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(80, 512), "simt_small_fp32 exact");
+  // Past it, the kernel with flags on sm_90 (though Triangular keeps the small kernel to 1024).
+  EXPECT_EQ(pick(90, 513), "sm90_tf32x3");
+  EXPECT_EQ(pick(90, 1024), "sm90_tf32x3");
+  EXPECT_STREQ(choose(90, Precision::Auto, 1024, "", true, Structure::Triangular).kernel->name,
+               "simt_small_fp32");
+  EXPECT_EQ(pick(90, 4096), "sm90_tf32x3");
+  // No kernel with flags: the exact path where the chosen kernel has one, else nothing (the
+  // caller refuses).
+  EXPECT_EQ(pick(80, 1024), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 1024, "", false), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(80, 4096), "sm80_tf32x3");
+  EXPECT_EQ(pick(90, 1024, "", true, Precision::Ieee), "simt_small_fp32 exact");
+  // Forced by name: the small kernel's exact path at any n.
+  EXPECT_EQ(pick(90, 4096, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 256, "sm90_tf32x3"), "sm90_tf32x3");
+}
+
 TEST(Dispatch, AutoAndFp32PickWgmmaOnHopperAndMmaSyncElsewhere) {
   for (const Precision p : {Precision::Auto, Precision::Fp32}) {
     EXPECT_STREQ(select(90, p, 4096, "").name, "sm90_tf32x3");
