@@ -9,6 +9,7 @@
 #                                             <path> (e.g. another version kept under bench/)
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
+#   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 # The unmodified tree is variant "base". Output: $OUT/variants.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,8 +60,9 @@ build() {  # source dir, build dir, targets
     for v in "${names[@]}"; do
       for k in ${VAR_KERNELS:-sm90_tf32x3}; do
         printf "round %s  %-16s " "$round" "$v"
+        # shellcheck disable=SC2086
         "$work/build-$v/tools/cli/trimm" bench --sizes "${VAR_SIZES:-4096}" --kernel "$k" \
-          --no-anchors 2>&1 | grep -E "^[0-9]+ +trimm " | tr '\n' ' '
+          --no-anchors ${VAR_ARGS:-} 2>&1 | grep -E "^[0-9]+ +trimm " | tr '\n' ' '
         echo
       done
     done
