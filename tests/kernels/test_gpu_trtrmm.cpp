@@ -432,6 +432,16 @@ TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
   }
 }
 
+// Options for Structure::Detect on `kernel`, with `work` as the flag word.
+Options detect_options(const std::string& kernel, DeviceBuffer<uint32_t>& work) {
+  Options o;
+  o.kernel = kernel;
+  o.structure = Structure::Detect;
+  o.workspace = work.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  return o;
+}
+
 // Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
 // reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address.
 using DetectParam = std::tuple<test::Kind, Fill, int64_t>;
@@ -470,11 +480,7 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
     DeviceBuffer<float> dA(A), dB(B), dC(C);
     const uint32_t garbage = 0xDEADBEEFu;  // the detection pass clears it first
     DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, garbage));
-    Options o;
-    o.kernel = kernel;
-    o.structure = Structure::Detect;
-    o.workspace = work.get();
-    o.workspace_bytes = sizeof(uint32_t);
+    const Options o = detect_options(kernel, work);
     trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
     TEST_CUDA(cudaGetLastError());
     const auto out = dC.download();
@@ -558,11 +564,7 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
             test::poison(C);
             DeviceBuffer<float> dA(A), dB(B), dC(C);
             DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-            Options o;
-            o.kernel = "sm90_tf32x3";
-            o.structure = Structure::Detect;
-            o.workspace = work.get();
-            o.workspace_bytes = sizeof(uint32_t);
+            const Options o = detect_options("sm90_tf32x3", work);
             trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
             TEST_CUDA(cudaGetLastError());
             const uint32_t flags = work.download()[0];
@@ -596,11 +598,7 @@ TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
       test::poison(C);
       DeviceBuffer<float> dA(A), dB(B), dC(C);
       DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-      Options o;
-      o.kernel = "sm90_tf32x3";
-      o.structure = Structure::Detect;
-      o.workspace = work.get();
-      o.workspace_bytes = sizeof(uint32_t);
+      const Options o = detect_options("sm90_tf32x3", work);
       trtrmm_strided_batched(fill, n, dA.get(), ld, 0, dB.get(), ld, stride, dC.get(), ld, stride,
                              batch, nullptr, o);
       TEST_CUDA(cudaGetLastError());
@@ -633,11 +631,7 @@ TEST_F(GpuDetectPinned, GeneralLaunchBlocksTakeSeveralTiles) {
     kernels::launch_naive_fp64_reference(fill, n, dA.get(), n, dB.get(), n, ref.get(), n, nullptr,
                                          /*dense=*/true);
     DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-    Options o;
-    o.kernel = "sm90_tf32x3";
-    o.structure = Structure::Detect;
-    o.workspace = work.get();
-    o.workspace_bytes = sizeof(uint32_t);
+    const Options o = detect_options("sm90_tf32x3", work);
     trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
     TEST_CUDA(cudaGetLastError());
     EXPECT_EQ(work.download()[0], 3u) << "flags";
@@ -661,11 +655,7 @@ TEST_F(GpuDetectPinned, GeneralLaunchOverALargeBatch) {
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
   DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-  Options o;
-  o.kernel = "sm90_tf32x3";
-  o.structure = Structure::Detect;
-  o.workspace = work.get();
-  o.workspace_bytes = sizeof(uint32_t);
+  const Options o = detect_options("sm90_tf32x3", work);
   trtrmm_strided_batched(Fill::Upper, n, dA.get(), ld, 0, dB.get(), ld, stride, dC.get(), ld,
                          stride, batch, nullptr, o);
   TEST_CUDA(cudaGetLastError());
