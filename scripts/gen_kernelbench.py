@@ -64,9 +64,10 @@ current). ModelNew runs trimm's own kernels (on sm_90: sm90_tf32x3, 3xTF32 on wg
 built here with torch.utils.cpp_extension.load_inline: works when this file is exec'd from a
 string.
 
-Semantics: exactly torch.triu(torch.matmul(A, B)) on any input (trimm's Structure::Detect: a
-pass over A and B decides, on the device, between the structured kernel and the general one;
-noise below the diagonal, NaN and Inf give what torch gives).
+Semantics: exactly torch.triu(torch.matmul(A, B)) on any input (trimm's Structure::Detect: the
+structured kernel reads A's and B's other triangles while it multiplies and flags what it finds,
+on the device; a general launch redoes the triangle where they are not zero, an exact one where
+anything is NaN or Inf: noise below the diagonal, NaN and Inf give what torch gives).
 """
 import torch
 import torch.nn as nn
