@@ -338,30 +338,47 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
 // warps 64 MB of loads at n = 4096, spread over the longest blocks and hidden under their
 // multiply (streaming loads, so that they do not displace the operands from L2). Rows are
 // 16-byte aligned (TMA).
-__device__ __forceinline__ uint32_t classify(float x, float y) {
-  auto nonfinite = [](float v) { return !(fabsf(v) <= 3.402823466e38f); };
-  return (x != 0.f ? kOutsideA : 0u) | (y != 0.f ? kOutsideB : 0u) |
-         (nonfinite(x) || nonfinite(y) ? kNonFiniteOutside : 0u);
-}
+// The spare warps share the SM's issue slots with the consumers, so the scan keeps its
+// instructions few: per element, A's and B's magnitude bits are ORed (nonzero iff some value is,
+// NaN and Inf included) and the largest exponent field kept (all ones iff NaN or Inf); only the
+// partial 16-byte chunks at a row's ends go element by element.
+struct ScanBits {
+  uint32_t a = 0, b = 0, exp = 0;
+  __device__ __forceinline__ void absorb(uint32_t x, uint32_t y) {
+    a |= x & 0x7fffffffu;
+    b |= y & 0x7fffffffu;
+    exp = max(exp, max(x & 0x7f800000u, y & 0x7f800000u));
+  }
+  __device__ __forceinline__ uint32_t flags() const {
+    return (a != 0u ? kOutsideA : 0u) | (b != 0u ? kOutsideB : 0u) |
+           (exp == 0x7f800000u ? kNonFiniteOutside : 0u);
+  }
+};
 // (32-bit columns, n < 2^31: the helper warps run on kProducerRegs registers.)
 template <bool kLower>
 __device__ uint32_t scan_outside_row(const float* a, const float* b, int n, int i, int t,
                                      int threads) {
   const int lo = kLower ? i + 1 : 0, hi = kLower ? n : i;  // [lo, hi)
-  const int vec_end = n / 4;  // whole 16-byte chunks: none reaches past column n - 1
-  const int c_end = min((hi + 3) / 4, vec_end);
-  uint32_t bits = 0;
+  // Whole 16-byte chunks inside [lo, hi): [c0, c1), none past column n - 1 (hi <= n). The
+  // elements before and after them, at most three each: [lo, head_end) and [tail_begin, hi).
+  const int c0 = (lo + 3) / 4, c1 = hi / 4;
+  const int head_end = min(hi, 4 * c0), tail_begin = max(head_end, 4 * c1);
+  const auto* a4 = reinterpret_cast<const uint4*>(a);
+  const auto* b4 = reinterpret_cast<const uint4*>(b);
+  ScanBits s;
 #pragma unroll 2
-  for (int c = lo / 4 + t; c < c_end; c += threads) {
-    const float4 x = __ldcs(reinterpret_cast<const float4*>(a) + c);
-    const float4 y = __ldcs(reinterpret_cast<const float4*>(b) + c);
-    const float xs[4] = {x.x, x.y, x.z, x.w}, ys[4] = {y.x, y.y, y.z, y.w};
-#pragma unroll
-    for (int e = 0; e < 4; ++e)
-      if (4 * c + e >= lo && 4 * c + e < hi) bits |= classify(xs[e], ys[e]);
+  for (int c = c0 + t; c < c1; c += threads) {
+    const uint4 x = __ldcs(a4 + c), y = __ldcs(b4 + c);
+    s.absorb(x.x, y.x);
+    s.absorb(x.y, y.y);
+    s.absorb(x.z, y.z);
+    s.absorb(x.w, y.w);
   }
-  for (int j = max(lo, 4 * vec_end) + t; j < hi; j += threads) bits |= classify(a[j], b[j]);
-  return bits;
+  for (int j = lo + t; j < head_end; j += threads)
+    s.absorb(__float_as_uint(a[j]), __float_as_uint(b[j]));
+  for (int j = tail_begin + t; j < hi; j += threads)
+    s.absorb(__float_as_uint(a[j]), __float_as_uint(b[j]));
+  return s.flags();
 }
 
 // The rows of this launch's batch entries, round-robin over its first `scanners` blocks: those
