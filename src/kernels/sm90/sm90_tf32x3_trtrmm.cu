@@ -172,9 +172,11 @@ __device__ bool produce(SharedStorage& sm, const CUtensorMap* map_x, const CUten
 // X_small = tf32(x − trunc(x)) beside it (kSplit), or else X rounded in place to nearest TF32
 // (the tensor cores would truncate it: a bias of half an ulp on every product). Mode::Dense: the
 // general-input path (Structure::Detect), no structural zeros. ctid: consumer thread index;
-// q0: as for produce.
+// q0: as for produce. Returns whether the producer skipped the stage (Mode::Detect): every
+// consumer thread reads the mark here, before its own `ready` arrival, which orders the read
+// before the producer rewrites the mark (after `empty`, after every `ready`).
 template <bool kLower, bool kSplit, Mode kMode>
-__device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& tc, int k_begin,
+__device__ __forceinline__ bool prepare_x(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                           int it, int q0, int ctid) {
   constexpr bool kDense = kMode == Mode::Dense;
   constexpr int kChunks = kTile * kStep / 4 / kConsumerThreads;  // 16-byte chunks per thread
@@ -182,7 +184,7 @@ __device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& t
   ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
   if (kMode == Mode::Detect && *reinterpret_cast<volatile int*>(&sm.skipped[s])) {
     ptx::mbar_arrive(&sm.ready[s]);
-    return;
+    return true;
   }
   StageBuffers& st = sm.stage[s];
   const int k0 = k_begin + it * kStep;
@@ -214,6 +216,7 @@ __device__ __forceinline__ void prepare_x(SharedStorage& sm, const TileCoords& t
   }
   ptx::fence_proxy_async();  // wgmma reads X and X_small through the async proxy
   ptx::mbar_arrive(&sm.ready[s]);
+  return false;
 }
 
 // --- consumer mainloop ------------------------------------------------------------------------
@@ -256,11 +259,13 @@ __device__ __forceinline__ void load_y(const SharedStorage& sm, int q, const Con
 // between two stages' wgmmas is the FADDs and the split only. (A consumer warp has already
 // waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
 // Returns false where the producer skipped the stage (Structure::Detect; then so are all after).
+// skip_from: the first stage this thread's prepare_x found skipped (known kPrepareAhead stages
+// ahead, so the test is a register compare, off the path between `ready` and the wgmmas).
 template <bool kLower, bool kSplit, Mode kMode>
 __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                         int it, int steps, int q0, const ConsumerLane& L,
                                         int ctid, YFragment& f, float (&acc)[64],
-                                        float (&part)[64]) {
+                                        float (&part)[64], int& skip_from) {
   constexpr bool kDense = kMode == Mode::Dense;
   constexpr int kK8 = kStep / 8;
   const int q = q0 + it, s = q % kStages;
@@ -284,13 +289,7 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
   ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-  // Lane 0 reads the mark for its warp: lane 0 alone frees the stage (`empty`), and the producer
-  // rewrites the mark once it is free, so a read by another lane would race with that write
-  // (compute-sanitizer racecheck found it, session 4).
-  if (kMode == Mode::Detect &&
-      __shfl_sync(0xffffffffu,
-                  threadIdx.x % 32 == 0 ? *reinterpret_cast<volatile int*>(&sm.skipped[s]) : 0,
-                  0)) {
+  if (kMode == Mode::Detect && it >= skip_from) {
     if (it + kPrepareAhead < steps)
       prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
     if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
@@ -310,8 +309,10 @@ __device__ __forceinline__ bool consume(SharedStorage& sm, const TileCoords& tc,
   for (int j = 0; j < kK8; ++j)
     ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
-  if (it + kPrepareAhead < steps)
-    prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
+  if (it + kPrepareAhead < steps &&
+      prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid) &&
+      skip_from > it + kPrepareAhead)
+    skip_from = it + kPrepareAhead;
   if (it + 1 < steps) load_y(sm, q + 1, L, f);
   ptx::wgmma_wait_all();
 #pragma unroll
@@ -517,13 +518,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     float acc[64], part[64];
 #pragma unroll
     for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
+    int skip_from = INT_MAX;  // Mode::Detect: the first stage the producer skipped
     for (int it = 0; it < kPrepareAhead && it < steps; ++it)
-      prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it, q0, tid);
+      if (prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it, q0, tid) && skip_from > it)
+        skip_from = it;
     YFragment f;
     if (steps > 0) load_y(sm, q0, L, f);
     bool done = true;
     for (int it = 0; it < steps; ++it)
-      done = consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part);
+      done = consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part,
+                                            skip_from);
     if (!done) return;  // Mode::Detect (one unit per block): the general launch redoes the tile
     q0 += steps;
 
