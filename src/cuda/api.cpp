@@ -84,8 +84,9 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   // apply returns at once). Each rewrites all of C's triangle, so the last that runs decides.
   if (std::string(g.name) != "sm90_tf32x3")
     throw InvalidArgument(std::string(api) +
-                          ": structure = detect runs on sm_90 with precision auto or fp32 and "
-                          "operands TMA can address (16-byte aligned rows); here dispatch chose '" +
+                          ": structure = detect runs up to n = 1024 on any GPU, and beyond on "
+                          "sm_90 with precision auto or fp32 and operands TMA can address "
+                          "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
   auto* flag = static_cast<uint32_t*>(options.workspace);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));

@@ -597,9 +597,9 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         // Detect: the first wave of blocks scans the other triangles.
         const int scanners =
             kMode == Mode::Detect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
-        // Dense: persistent, about one block a slot (a batch that fills the slots by itself
-        // keeps one block per unit: a block per whole matrix would leave a long last wave).
-        if (kMode == Mode::Dense && slots / grid.y >= 1)
+        // Dense: persistent, about one block a slot (a batch that fills half the slots or more
+        // keeps one block per unit: a block per whole matrix would leave SMs idle).
+        if (kMode == Mode::Dense && slots / grid.y >= 2)
           grid.x = unsigned(std::min<int64_t>(grid.x, slots / grid.y));
         kernel<<<grid, kThreads, smem, stream>>>(map_x, map_y, p, s, b0, scanners);
       },
