@@ -22,28 +22,10 @@ enum class Path : uint8_t { Structured, Dense, Exact };
 // overflowed).
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u;
 
-// One (possibly batched) problem, already validated. Element (i, j) of matrix b of X is
-// X[b·stride_x + i·ldx + j].
-struct Problem {
-  Fill fill;
-  int64_t n;
-  const float* A;
-  int64_t lda, stride_a;
-  const float* B;
-  int64_t ldb, stride_b;
-  float* C;
-  int64_t ldc, stride_c;
-  int64_t batch;
-  // Structure::Detect: the device word of flags (kOutsideA ...) that the structured launch sets and
-  // the general launches are gated on (gated_off); without, every launch runs.
-  uint32_t* gate = nullptr;
-  Path path = Path::Structured;
-};
-
-// A 16-bit problem (T: half_t or bfloat16_t), already validated; fields as in Problem. No
-// Structure::Detect for 16-bit data, so no gate and no path.
+// One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b
+// of X is X[b·stride_x + i·ldx + j].
 template <typename T>
-struct Problem16 {
+struct MatrixProblem {
   Fill fill;
   int64_t n;
   const T* A;
@@ -54,6 +36,18 @@ struct Problem16 {
   int64_t ldc, stride_c;
   int64_t batch;
 };
+
+// fp32, the kernel table's problem: also Structure::Detect's flags and the path.
+struct Problem : MatrixProblem<float> {
+  // Structure::Detect: the device word of flags (kOutsideA ...) that the structured launch sets and
+  // the general launches are gated on (gated_off); without, every launch runs.
+  uint32_t* gate = nullptr;
+  Path path = Path::Structured;
+};
+
+// 16-bit data (T: half_t or bfloat16_t): no Structure::Detect, so no gate and no path.
+template <typename T>
+using Problem16 = MatrixProblem<T>;
 
 // Devices a process may use; per-device caches are arrays of this size.
 constexpr int kMaxDevices = 64;
@@ -88,18 +82,8 @@ void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, St
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
 // trtrmm on double operands (no kernel table: one kernel, kernels/simt/tiled_product.cuh's
-// plain tiled product in fp64 FMA). Element (i, j) of matrix b of X is X[b·stride_x + i·ldx + j].
-struct ProblemFp64 {
-  Fill fill;
-  int64_t n;
-  const double* A;
-  int64_t lda, stride_a;
-  const double* B;
-  int64_t ldb, stride_b;
-  double* C;
-  int64_t ldc, stride_c;
-  int64_t batch;
-};
+// plain tiled product in fp64 FMA).
+using ProblemFp64 = MatrixProblem<double>;
 // dense: C = M(A·B) over every k (Structure::Detect's semantics); else over the band only.
 void launch_simt_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
 
