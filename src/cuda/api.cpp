@@ -61,11 +61,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                             ": structure = detect needs options.workspace: 4 bytes of device "
                             "memory, 4-byte aligned (got " +
                             std::to_string(options.workspace_bytes) + " bytes)");
-    if (!options.kernel.empty() && options.kernel != "sm90_tf32x3" &&
-        options.kernel != "simt_small_fp32")
+    if (!options.kernel.empty() && !dispatch::has_detect_path(options.kernel))
       throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
-                            "' with structure = detect, expected '', 'sm90_tf32x3' or "
-                            "'simt_small_fp32' (the kernels with a general-input path so far)");
+                            "' with structure = detect, expected '' or one of " +
+                            dispatch::detect_kernel_names() +
+                            " (the kernels with a general-input path so far)");
   }
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
@@ -82,7 +82,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   // find in A's and B's other triangles and any output that is not finite; the general launch
   // and then the exact one are gated on those flags (every block of a launch that does not
   // apply returns at once). Each rewrites all of C's triangle, so the last that runs decides.
-  if (std::string(g.name) != "sm90_tf32x3")
+  if (!g.flags)
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs up to n = 1024 on any GPU, and beyond on "
                           "sm_90 with precision auto or fp32 and operands TMA can address "

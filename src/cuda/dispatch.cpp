@@ -16,21 +16,22 @@ constexpr int kAnyCc = 1000;
 constexpr int64_t kSmallN = 1024, kSmallDetectN = 512, kAnyN = INT64_MAX;
 
 const KernelEntry kTable[] = {
-    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN,
+    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN, false,
      kernels::launch_simt_small_fp32,
      "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision"},
-    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, kernels::launch_sm90_tf32,
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
+     kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0,
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
      kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles"},
-    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0,
+    {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
-    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, 0,
+    {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
-    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, kAnyN,
+    {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, kAnyN, false,
      kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
@@ -132,12 +133,26 @@ const KernelEntry16& select16(int cc, Precision precision, const std::string& fo
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure) {
   const KernelEntry& k = select(cc, precision, n, forced, tma_ok);
-  if (structure != Structure::Detect) return {&k, false};
+  if (structure != Structure::Detect || k.flags) return {&k, false};
   if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true};
   const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;
-  if (forced.empty() && fp32 && std::string(k.name) != "sm90_tf32x3" && cc == 90 && tma_ok)
-    return {&select(cc, precision, n, "sm90_tf32x3", true), false};
+  if (forced.empty() && fp32)
+    for (const KernelEntry& e : kTable)
+      if (e.flags && e.automatic && runs_on(e, cc) && (tma_ok || !e.needs_tma)) return {&e, false};
   return {&k, k.exact_max_n > 0};
+}
+
+bool has_detect_path(const std::string& name) {
+  for (const KernelEntry& e : kTable)
+    if (name == e.name) return e.flags || e.exact_max_n > 0;
+  return false;
+}
+
+std::string detect_kernel_names() {
+  std::string s;
+  for (const KernelEntry& e : kTable)
+    if (e.flags || e.exact_max_n > 0) s += (s.empty() ? "'" : ", '") + std::string(e.name) + "'";
+  return s;
 }
 
 }  // namespace trimm::dispatch

@@ -24,6 +24,9 @@ struct KernelEntry {
   // fp32, which is Structure::Detect's semantics on any input without flags: Structure::Detect
   // takes that path up to this n (0: the kernel has none).
   int64_t exact_max_n;
+  // Structure::Detect's flagged path: the structured launch reads the other triangles and flags
+  // NaN/Inf while it multiplies, and the kernel has a general (Path::Dense) launch.
+  bool flags;
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
 };
@@ -40,15 +43,19 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 
 // What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
 // exact path (every k in plain fp32: up to its exact_max_n, or that kernel forced by name), past
-// it the kernel with flags (sm90_tf32x3) where it runs (sm_90, precision Auto or Fp32, operands
-// TMA can address), else the exact path where the chosen kernel has one. A Detect choice with
-// neither (exact false, kernel other than sm90_tf32x3) is for the caller to refuse.
+// it the first automatic kernel with flags that runs here (precision Auto or Fp32), else the
+// exact path where the chosen kernel has one. A Detect choice with neither (exact false, a kernel
+// without flags) is for the caller to refuse.
 struct Choice {
   const KernelEntry* kernel;
   bool exact;  // Path::Exact, no flags
 };
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure);
+// Whether the entry named `name` has a Structure::Detect path (flags or exact), and the names of
+// those that do, for the error that refuses the others.
+bool has_detect_path(const std::string& name);
+std::string detect_kernel_names();
 
 // 16-bit data (half_t, bfloat16_t): a table of its own, with the same rules (first entry that
 // fits; any entry forced by name). Every entry accumulates in fp32: precision Auto or Fp32.

@@ -52,6 +52,11 @@ TEST(Dispatch, DetectTakesTheExactPathOrTheKernelWithFlags) {
   // Forced by name: the small kernel's exact path at any n.
   EXPECT_EQ(pick(90, 4096, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 exact");
   EXPECT_EQ(pick(90, 256, "sm90_tf32x3"), "sm90_tf32x3");
+  // Forced kernels without either path are refused by the caller.
+  EXPECT_TRUE(has_detect_path("sm90_tf32x3"));
+  EXPECT_TRUE(has_detect_path("simt_small_fp32"));
+  EXPECT_FALSE(has_detect_path("simt_fp32"));
+  EXPECT_FALSE(has_detect_path("no_such_kernel"));
 }
 
 TEST(Dispatch, AutoAndFp32PickWgmmaOnHopperAndMmaSyncElsewhere) {
