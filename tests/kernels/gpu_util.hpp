@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "common/test_util.hpp"
 #include "trimm/cuda.hpp"
 
 #define TEST_CUDA(call)                                                              \
@@ -60,5 +62,20 @@ class DeviceBuffer {
   size_t count_;
   T* ptr_ = nullptr;
 };
+
+// `call` must throw trimm::InvalidArgument whose message names `name`, and write nothing: each
+// of `outputs` (device buffers filled with `poisoned` before) still holds it, bit for bit.
+template <typename T, typename Call>
+void expect_invalid_argument(const char* name, Call&& call, const std::vector<T>& poisoned,
+                             std::initializer_list<const DeviceBuffer<T>*> outputs) {
+  try {
+    call();
+    ADD_FAILURE() << "no error for bad " << name;
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+  }
+  for (const DeviceBuffer<T>* out : outputs)
+    EXPECT_TRUE(same_bits(poisoned, out->download())) << "an output written on a bad " << name;
+}
 
 }  // namespace trimm::test
