@@ -106,6 +106,9 @@ at::Tensor tril_cpu(const at::Tensor& A, const at::Tensor& B) {
   return product_cpu(A, B, trimm::Fill::Lower);
 }
 
+// A (batch, n, n) tensor's leading dimension (any value >= 1 will do for n = 1).
+int64_t row_stride(const at::Tensor& t) { return t.size(2) > 1 ? t.stride(1) : int64_t(1); }
+
 // The gradients: dA = M(grad)·Bᵀ and dB = Aᵀ·M(grad) per batch entry, at the output's batch
 // shape (the Python side sums them down to A's and B's shapes).
 std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at::Tensor& A,
@@ -121,16 +124,16 @@ std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at
   const at::Tensor g = as_batched_rows(grad.to(work), shape);
   const at::Tensor a = as_batched_rows(A.to(work), shape), b = as_batched_rows(B.to(work), shape);
   at::Tensor da = at::empty({a.size(0), n, n}, A.options().dtype(work)), db = at::empty_like(da);
-  auto ld = [n](const at::Tensor& t) { return n > 1 ? t.stride(1) : int64_t(1); };
+  const int64_t ldg = row_stride(g), lda = row_stride(a), ldb = row_stride(b);
   for (int64_t i = 0; i < a.size(0); ++i) {
     if (work == at::kFloat)
-      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<float>(), ld(g), a[i].data_ptr<float>(),
-                                  ld(a), b[i].data_ptr<float>(), ld(b), da[i].data_ptr<float>(),
-                                  n, db[i].data_ptr<float>(), n);
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<float>(), ldg, a[i].data_ptr<float>(),
+                                  lda, b[i].data_ptr<float>(), ldb, da[i].data_ptr<float>(), n,
+                                  db[i].data_ptr<float>(), n);
     else
-      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<double>(), ld(g),
-                                  a[i].data_ptr<double>(), ld(a), b[i].data_ptr<double>(), ld(b),
-                                  da[i].data_ptr<double>(), n, db[i].data_ptr<double>(), n);
+      trimm::cpu::trtrmm_backward(fill, n, g[i].data_ptr<double>(), ldg, a[i].data_ptr<double>(),
+                                  lda, b[i].data_ptr<double>(), ldb, da[i].data_ptr<double>(), n,
+                                  db[i].data_ptr<double>(), n);
   }
   dA.copy_(da.view(shape));
   dB.copy_(db.view(shape));
@@ -171,9 +174,6 @@ at::Tensor tma_rows(const at::Tensor& x) {
 trimm::Stream current_stream() {
   return reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream());
 }
-
-// A (batch, n, n) tensor's leading dimension (any value >= 1 will do for n = 1).
-int64_t row_stride(const at::Tensor& t) { return t.size(2) > 1 ? t.stride(1) : int64_t(1); }
 
 // float64: the fp64 kernel on the operands' own strides (no alignment needed), every k.
 at::Tensor product_cuda_fp64(const at::Tensor& A, const at::Tensor& B,
