@@ -107,21 +107,36 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   la.commit(smem.pipe.a[0], m0, k_begin);
   lb.commit(smem.pipe.b[0], j0, k_begin);
   __syncthreads();
-  for (int it = 0; it < steps; ++it) {
-    const int cur = it & 1;
-    const bool more = it + 1 < steps;
-    const int k_next = k_begin + (it + 1) * kStep;
-    if (more) {
-      la.load(n, m0, k_next);
-      lb.load(n, j0, k_next);
+  // Stages [0, top_end) lie wholly before row m0 + 64, stages [right_begin, steps) wholly after
+  // column j0 + 63 (Part); the two never meet (k_begin >= m0 and j0 >= m0). The scalar loaders of
+  // misaligned operands leave no register for the three loops (ptxas spills): one loop there.
+  const int top_gap = m0 + 64 - k_begin, right_gap = j0 + 64 - k_begin;
+  const int top_end = top_gap >= kStep ? min(steps, top_gap / kStep) : 0;
+  const int right_begin = right_gap > 0 ? min(steps, (right_gap + kStep - 1) / kStep) : 0;
+  int it = 0;
+  auto run = [&](auto part, int end) {
+    for (; it < end; ++it) {
+      const int cur = it & 1;
+      const bool more = it + 1 < steps;
+      const int k_next = k_begin + (it + 1) * kStep;
+      if (more) {
+        la.load(n, m0, k_next);
+        lb.load(n, j0, k_next);
+      }
+      multiply_stage<Cfg.bk, decltype(part)::value>(smem.pipe.a[cur], smem.pipe.b[cur],
+                                                    group * Cfg.bk, ty, tx, acc);
+      if (more) {
+        la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
+        lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
+      }
+      __syncthreads();
     }
-    multiply_stage<Cfg.bk>(smem.pipe.a[cur], smem.pipe.b[cur], group * Cfg.bk, ty, tx, acc);
-    if (more) {
-      la.commit(smem.pipe.a[cur ^ 1], m0, k_next);
-      lb.commit(smem.pipe.b[cur ^ 1], j0, k_next);
-    }
-    __syncthreads();
+  };
+  if constexpr (kVec) {
+    run(std::integral_constant<Part, Part::TopRows>{}, top_end);
+    run(std::integral_constant<Part, Part::All>{}, right_begin);
   }
+  run(std::integral_constant<Part, kVec ? Part::RightCols : Part::All>{}, steps);
 
   // A chunk-1 partial goes to the mirror tile, transposed: C'(c, r) instead of C'(r, c).
   if (kTrans != (u.kind == sched::UnitKind::Chunk1))
