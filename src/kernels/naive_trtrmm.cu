@@ -43,7 +43,7 @@ template <typename Acc, typename Out>
 void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t stride_a,
                   const float* B, int64_t ldb, int64_t stride_b, Out* C, int64_t ldc,
                   int64_t stride_c, int64_t batch, cudaStream_t stream, bool exact = false,
-                  const uint32_t* gate = nullptr) {
+                  const uint32_t* gate = nullptr, bool dependent = false) {
   const dim3 block(32, 8);
   // 512 blocks at most per batch slice: Structure::Detect queues this launch after every call,
   // and when its gate turns it off, each block only reads the flags.
@@ -54,19 +54,19 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
   for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridZ) {
     dim3 g = grid;
     g.z = unsigned(std::min(kMaxGridZ, batch - b0));
-    naive_trtrmm_kernel<Acc, Out><<<g, block, 0, stream>>>(upper, n, A, lda, stride_a, B, ldb,
-                                                           stride_b, C, ldc, stride_c, b0, exact,
-                                                           gate);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
+    launch_maybe_dependent(dependent, naive_trtrmm_kernel<Acc, Out>, g, block, 0, stream, upper, n,
+                           A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, b0, exact, gate);
   }
 }
 
 }  // namespace
 
-void launch_naive_fp32(const Problem& p, const DeviceInfo&, Stream stream) {
+void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  // Structure::Detect's last launch, gated: a dependent of the general one on sm_90.
+  const bool dependent = p.gate != nullptr && p.path == Path::Exact && dev.cc >= 90;
   launch_naive<float, float>(p.fill == Fill::Upper, p.n, p.A, p.lda, p.stride_a, p.B, p.ldb,
                              p.stride_b, p.C, p.ldc, p.stride_c, p.batch, stream,
-                             p.path == Path::Exact, p.gate);
+                             p.path == Path::Exact, p.gate, dependent);
 }
 
 void launch_naive_fp64_reference(Fill fill, int64_t n, const float* A, int64_t lda,

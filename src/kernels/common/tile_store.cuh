@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/dependent_launch.cuh"
 #include "kernels/launch.hpp"
 #include "sched/triangle_scheduler.hpp"
 
@@ -21,9 +22,11 @@ struct OutView {
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
 // first, before it writes anything. The structured launch always runs (it sets the flags); the
 // general one reruns every tile where A or B is not triangular, unless something is not finite;
-// then the exact one reruns everything, last.
+// then the exact one reruns everything, last. The gated launches are dependents of the structured
+// one (dependent_launch.cuh): the flags are final once it has completed.
 __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
-  if (gate == nullptr) return false;
+  if (gate == nullptr || path == Path::Structured) return false;
+  wait_for_previous_grid();
   const uint32_t f = *gate;
   const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut)) != 0u;
   switch (path) {
