@@ -10,6 +10,9 @@
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
+#   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
+#                                         (instead of VAR_KERNELS/VAR_ARGS: one timed run per
+#                                          argument list, each at VAR_SIZES)
 # The unmodified tree is variant "base". Output: $OUT/variants.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,13 +59,19 @@ build() {  # source dir, build dir, targets
   if [ -n "${VAR_TESTS:-}" ]; then
     "$work/build-base/tests/test_gpu" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
   fi
+  runs=()
+  if [ -n "${VAR_RUNS:-}" ]; then
+    IFS=';' read -ra runs <<< "$VAR_RUNS"
+  else
+    for k in ${VAR_KERNELS:-sm90_tf32x3}; do runs+=("--kernel $k ${VAR_ARGS:-}"); done
+  fi
   for round in 1 2; do
     for v in "${names[@]}"; do
-      for k in ${VAR_KERNELS:-sm90_tf32x3}; do
+      for args in "${runs[@]}"; do
         printf "round %s  %-16s " "$round" "$v"
         # shellcheck disable=SC2086
-        "$work/build-$v/tools/cli/trimm" bench --sizes "${VAR_SIZES:-4096}" --kernel "$k" \
-          --no-anchors ${VAR_ARGS:-} 2>&1 | grep -E "^[0-9]+ +trimm " | tr '\n' ' '
+        "$work/build-$v/tools/cli/trimm" bench --sizes "${VAR_SIZES:-4096}" --no-anchors $args \
+          2>&1 | grep -E "^[0-9]+ +trimm " | tr '\n' ' '
         echo
       done
     done

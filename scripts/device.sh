@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu"
+#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu nsys"
 #                                          (default: build test sanitize bench)
 #   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
@@ -14,6 +14,9 @@
 #   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
 #   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
 #   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
+#   NSYS_ARGS="--sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5"
+#                                          (nsys: the GPU timeline of one bench run; the kernel
+#                                           summary and the last call's launches, with gaps)
 # With STEPS containing python, the package builds in the background right after the CMake
 # build (CPU work beside the GPU steps); the python step waits for it.
 # At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
@@ -152,6 +155,20 @@ if has ncu; then
       >> "$out/ncu.txt" 2>&1 || status=1
   done
   grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected)" "$out/ncu.txt" | log
+fi
+if has nsys; then
+  args=${NSYS_ARGS:---sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5}
+  note "nsys trimm bench $args"
+  rep=/tmp/trimm-nsys
+  # shellcheck disable=SC2086
+  if command -v nsys > /dev/null &&
+     nsys profile --trace=cuda --force-overwrite true -o "$rep" \
+       "$build/tools/cli/trimm" bench $args > /dev/null 2>&1; then
+    python3 "$root/scripts/nsys_summary.py" "$rep.nsys-rep" 12 > "$out/nsys.txt" 2>&1
+    log < "$out/nsys.txt"
+  else
+    echo "nsys missing or failed" | log; status=1
+  fi
 fi
 note "exit $status"
 exit $status

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Compact summary of an nsys report of one `trimm bench` run (scripts/device.sh, step nsys).
+
+Prints each kernel's median duration, then the last launches of the run with the idle gap
+before each: where a call's time goes between its kernels.
+usage: nsys_summary.py REPORT.nsys-rep [LAST]
+"""
+import csv
+import io
+import subprocess
+import sys
+
+
+def report(rep, name):
+    out = subprocess.run(["nsys", "stats", "-q", "--report", name, "--format", "csv", rep],
+                         capture_output=True, text=True, check=True).stdout
+    # Skip any banner lines before the CSV header.
+    lines = out.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith('"') or "," in l)
+    return list(csv.DictReader(io.StringIO("\n".join(lines[start:]))))
+
+
+def short(name, width=70):
+    name = name.replace("trimm::kernels::", "").replace("(anonymous namespace)::", "")
+    return name if len(name) <= width else name[:width - 3] + "..."
+
+
+def main():
+    rep = sys.argv[1]
+    last = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    print("kernel summary: instances, median us, name")
+    for r in report(rep, "cuda_gpu_kern_sum"):
+        print(f"{int(r['Instances']):5d} {float(r['Med (ns)']) / 1e3:9.2f}  {short(r['Name'])}")
+    rows = report(rep, "cuda_gpu_trace")
+    print(f"last {last} GPU operations: start us (from the first shown), duration us, gap us, name")
+    rows = rows[-last:]
+    t0 = float(rows[0]["Start (ns)"]) if rows else 0.0
+    end = None
+    for r in rows:
+        s, d = float(r["Start (ns)"]), float(r["Duration (ns)"])
+        gap = "" if end is None else f"{(s - end) / 1e3:7.2f}"
+        print(f"{(s - t0) / 1e3:9.2f} {d / 1e3:9.2f} {gap:>7}  {short(r['Name'])}")
+        end = s + d
+
+
+if __name__ == "__main__":
+    main()
