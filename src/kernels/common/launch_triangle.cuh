@@ -8,12 +8,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "cuda/check.hpp"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "sched/dispatch_order.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels {
@@ -26,9 +31,10 @@ inline bool rows_16b_aligned(const Problem& p) {
          (p.batch <= 1 || (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
 }
 
-// Every triangle kernel has this signature: one block per work unit of `s`, batch entries
-// batch_offset + blockIdx.y.
-using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t);
+// Every triangle kernel has this signature: one block per work unit of `s` (block x takes unit
+// order.at(x)), batch entries batch_offset + blockIdx.y.
+using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t,
+                                const sched::DispatchOrder);
 
 // Blocks of kKernel per SM with `smem` bytes of dynamic shared memory, queried once per device
 // (host-side calls: no allocation, no synchronization). Also opts the kernel in to that much
@@ -50,22 +56,46 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
+// sched::balanced_order for schedule s on `slots` slots under cost, built once per shape and
+// kept (host memory, a few KB per distinct n) for the process. One cache per Cost type, i.e.
+// per kernel family.
+template <class Cost>
+const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
+                                         const Cost& cost) {
+  static std::mutex mu;
+  static std::map<std::tuple<int64_t, int, int, int, bool, int64_t>,
+                  std::unique_ptr<sched::DispatchOrder>>
+      cache;
+  const auto key = std::make_tuple(s.n, s.tile, s.k_step, s.split_d, s.dense, slots);
+  const std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[key];
+  if (!slot) slot = std::make_unique<sched::DispatchOrder>(sched::balanced_order(s, slots, cost));
+  return *slot;
+}
+
 // Runs a triangle kernel over p: the schedule for the blocks that fit at once, one launch per
-// 65535 batch entries (`launch(grid, schedule, first batch entry)`), and after each the fix-up
-// pass for split tiles. `trans`: the kernel computes C' = Cᵀ (the Lower product).
-template <int kTile, class Launch>
+// 65535 batch entries (`launch(grid, schedule, first batch entry, dispatch order)`), and after
+// each the fix-up pass for split tiles. `trans`: the kernel computes C' = Cᵀ (the Lower product).
+// cost(unit), where given: a single problem's units go in a balanced order (dispatch_order.hpp);
+// otherwise (a batch, whose blocks interleave across problems, or no cost) longest first.
+template <int kTile, class Launch, class Cost = std::nullptr_t>
 void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_per_sm, int k_step,
-                          bool trans, Launch&& launch, cudaStream_t stream) {
+                          bool trans, Launch&& launch, cudaStream_t stream,
+                          const Cost& cost = nullptr) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
+  static const sched::DispatchOrder kLongestFirst{};
+  const sched::DispatchOrder* order = &kLongestFirst;
+  if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
+    if (p.batch == 1) order = &cached_order(s, slots, cost);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    launch(dim3(unsigned(units), nb), s, b0);
+    launch(dim3(unsigned(units), nb), s, b0, *order);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
       constexpr int kSubTiles = (kTile / 32) * (kTile / 32);
@@ -78,27 +108,30 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
 
 // launch_over_triangle for a kernel with the plain TriangleKernel signature: one block per work
 // unit, `threads` threads and `smem` bytes of dynamic shared memory each.
-template <TriangleKernel kKernel, int kTile>
+template <TriangleKernel kKernel, int kTile, class Cost>
 void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
-                     int smem, int k_step, bool trans) {
+                     int smem, int k_step, bool trans, const Cost& cost) {
   launch_over_triangle<kTile>(
       p, dev, blocks_per_sm<kKernel>(dev.ordinal, threads, smem), k_step, trans,
-      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
-        kKernel<<<grid, threads, smem, stream>>>(p, s, b0);
+      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+          const sched::DispatchOrder& order) {
+        kKernel<<<grid, threads, smem, stream>>>(p, s, b0, order);
       },
-      stream);
+      stream, cost);
 }
 
 // Launches the instantiation of a kernel family that fits p: the Lower product or the Upper one,
 // 16-byte vectors or scalar accesses. Family provides kTile, kThreads, kSmem (dynamic shared
-// bytes), kStep (k per stage) and tag<kTrans, kVec>(), a std::integral_constant holding the
-// kernel.
+// bytes), kStep (k per stage), tag<kTrans, kVec>(), a std::integral_constant holding the
+// kernel, and cost: nullptr, or unit -> its time in any consistent measure (for the dispatch
+// order of launch_over_triangle).
 template <class Family>
 void launch_family(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const bool trans = p.fill == Fill::Lower, vec = rows_16b_aligned(p);
   auto go = [&](auto tag) {
     launch_triangle<decltype(tag)::value, Family::kTile>(p, dev, stream, Family::kThreads,
-                                                         Family::kSmem, Family::kStep, trans);
+                                                         Family::kSmem, Family::kStep, trans,
+                                                         Family::cost);
   };
   if (trans)
     vec ? go(Family::template tag<true, true>()) : go(Family::template tag<true, false>());

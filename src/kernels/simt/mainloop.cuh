@@ -13,6 +13,19 @@ namespace trimm::kernels::simt {
 // so the choice is a loop of its own, never a branch around the multiply.
 enum class Part { All, TopRows, RightCols };
 
+// A unit's stages [0, top_end) are TopRows and [right_begin, steps) RightCols, for a tile at rows
+// m0 and columns j0 whose k runs from k_begin in `steps` stages of k_step; the two ranges never
+// meet (k_begin >= m0 and j0 >= m0). Also the host's cost model (the dispatch order).
+struct PartBounds {
+  int top_end, right_begin;
+  __host__ __device__ PartBounds(int m0, int j0, int k_begin, int steps, int k_step, int half) {
+    const int top_gap = m0 + half - k_begin, right_gap = j0 + half - k_begin;
+    const int top = top_gap / k_step, right = (right_gap + k_step - 1) / k_step;
+    top_end = top_gap < k_step ? 0 : top < steps ? top : steps;
+    right_begin = right_gap <= 0 ? 0 : right < steps ? right : steps;
+  }
+};
+
 // acc[i][j] += A'[row(i)][k]·B'[k][col(j)] over BK consecutive k of one stage, starting at k_off.
 // Thread (ty, tx) of a 16×16 group owns rows {ty·4 + i, 64 + ty·4 + i} and the same columns
 // pattern in tx: two 4-wide vectors per operand per k, all of them 16-byte shared loads.

@@ -53,7 +53,8 @@ __device__ void store_tile(float4* red, float* C, const Problem& p, const sched:
 template <int kId, bool kTrans, bool kVec>
 __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
                                   config::kSimtTiles[kId].min_blocks)
-    simt_fp32_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset) {
+    simt_fp32_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset,
+                            const __grid_constant__ sched::DispatchOrder order) {
   constexpr SimtTile Cfg = config::kSimtTiles[kId];
   constexpr int kTile = Cfg.bm, kThreads = Cfg.threads(), kStep = Cfg.k_step();
   static_assert(Cfg.bm == Cfg.bn, "the scheduler's mirror trick needs square tiles");
@@ -67,7 +68,13 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  // sm_80/89 builds take the schedule's own order: the unit index from the table costs ptxas
+  // spills there (128-register cap; measured on sm_90 only).
   const sched::WorkUnit u = s.unit(blockIdx.x);
+#else
+  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
+#endif
 
 
   // A'(m, k), B'(k, j): see kTrans.
@@ -107,12 +114,9 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   la.commit(smem.pipe.a[0], m0, k_begin);
   lb.commit(smem.pipe.b[0], j0, k_begin);
   __syncthreads();
-  // Stages [0, top_end) lie wholly before row m0 + 64, stages [right_begin, steps) wholly after
-  // column j0 + 63 (Part); the two never meet (k_begin >= m0 and j0 >= m0). The scalar loaders of
-  // misaligned operands leave no register for the three loops (ptxas spills): one loop there.
-  const int top_gap = m0 + 64 - k_begin, right_gap = j0 + 64 - k_begin;
-  const int top_end = top_gap >= kStep ? min(steps, top_gap / kStep) : 0;
-  const int right_begin = right_gap > 0 ? min(steps, (right_gap + kStep - 1) / kStep) : 0;
+  // The scalar loaders of misaligned operands leave no register for the three loops of Part
+  // (ptxas spills): one loop there.
+  const PartBounds parts(m0, j0, k_begin, steps, kStep, kTile / 2);
   int it = 0;
   auto run = [&](auto part, int end) {
     for (; it < end; ++it) {
@@ -133,8 +137,8 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
     }
   };
   if constexpr (kVec) {
-    run(std::integral_constant<Part, Part::TopRows>{}, top_end);
-    run(std::integral_constant<Part, Part::All>{}, right_begin);
+    run(std::integral_constant<Part, Part::TopRows>{}, parts.top_end);
+    run(std::integral_constant<Part, Part::All>{}, parts.right_begin);
   }
   run(std::integral_constant<Part, kVec ? Part::RightCols : Part::All>{}, steps);
 
@@ -161,6 +165,15 @@ struct SimtFamily {
   static constexpr auto tag() {
     return std::integral_constant<TriangleKernel,
                                   simt::simt_fp32_trtrmm_kernel<kId, kTrans, kVec>>{};
+  }
+  // A unit's time in stages: a Part stage does half the FFMAs; kUnitOverhead for the prologue
+  // (first loads, the mirror tile's zeros) and the epilogue (the k groups' reduction, the store).
+  static double cost(const sched::WorkUnit& u) {
+    constexpr double kUnitOverhead = 1.0;
+    const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+    const simt::PartBounds parts(u.bi * kTile, u.bj * kTile, int(u.k_begin), steps, kStep,
+                                 kTile / 2);
+    return steps - 0.5 * (parts.top_end + steps - parts.right_begin) + kUnitOverhead;
   }
 };
 

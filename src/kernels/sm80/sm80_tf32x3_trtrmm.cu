@@ -123,13 +123,14 @@ __device__ void store_tile(const OutView& o, bool diag, int64_t row0, int64_t co
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32).
 template <bool kTrans, bool kVec>
 __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
-    sm80_tf32x3_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset) {
+    sm80_tf32x3_trtrmm_kernel(Problem p, sched::TriangleSchedule s, int64_t batch_offset,
+                              const __grid_constant__ sched::DispatchOrder order) {
   extern __shared__ __align__(16) unsigned char smem_bytes[];
   SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
-  const sched::WorkUnit u = s.unit(blockIdx.x);
+  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
 
 
   const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
@@ -206,6 +207,7 @@ struct Sm80Family {
   static constexpr auto tag() {
     return std::integral_constant<TriangleKernel, sm80::sm80_tf32x3_trtrmm_kernel<kTrans, kVec>>{};
   }
+  static constexpr std::nullptr_t cost = nullptr;  // longest first (not measured otherwise)
 };
 
 }  // namespace

@@ -86,14 +86,6 @@ struct SharedStorage {
   int block_skip;  // the whole block returns at once (thread 0 read the flags)
 };
 
-// Structure::Detect: whether A or B is known not to be triangular (then a later launch rewrites
-// all of C's triangle, and what the structured one would still compute is wasted). Only the
-// scan's flags count: the scan itself stops on them, and must not stop before it has set them.
-__device__ __forceinline__ bool not_triangular(const uint32_t* gate) {
-  return gate != nullptr &&
-         (*reinterpret_cast<const volatile uint32_t*>(gate) & (kOutsideA | kOutsideB)) != 0u;
-}
-
 // Where a tile lies in C. Upper: C(m, n) = Σ A(m, k)·B(k, n) over tile (bi, bj) of the
 // scheduler; Lower: the scheduler's C' = Cᵀ, so tile (bi, bj) is rows bj, columns bi of C.
 struct TileCoords {
@@ -111,6 +103,14 @@ struct TileCoords {
 enum class Mode { Structured, Detect, Dense };
 
 #if TRIMM_SM90_DEVICE
+
+// Structure::Detect: whether A or B is known not to be triangular (then a later launch rewrites
+// all of C's triangle, and what the structured one would still compute is wasted). Only the
+// scan's flags count: the scan itself stops on them, and must not stop before it has set them.
+__device__ __forceinline__ bool not_triangular(const uint32_t* gate) {
+  return gate != nullptr &&
+         (*reinterpret_cast<const volatile uint32_t*>(gate) & (kOutsideA | kOutsideB)) != 0u;
+}
 
 constexpr int kProducerWarp = kConsumerThreads / 32;
 constexpr uint32_t kStageTxBytes = 2 * kTile * kStep * sizeof(float);  // X and Y by TMA
@@ -445,12 +445,14 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 #endif  // TRIMM_SM90_DEVICE
 
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
-// Block x computes units x, x + gridDim.x, ... of the schedule (one each, except in Mode::Dense).
+// Block x computes units order.at(x), order.at(x + gridDim.x), ... of the schedule (one each,
+// except in Mode::Dense, whose order is the schedule's own).
 template <bool kLower, bool kSplit, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
-                              sched::TriangleSchedule s, int64_t batch_offset, int scanners) {
+                              sched::TriangleSchedule s, int64_t batch_offset, int scanners,
+                              const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer, so that the
   // compiler still knows the address space (else every access is a generic LD/ST).
@@ -496,7 +498,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
       for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-        const sched::WorkUnit u = s.unit(x);
+        const sched::WorkUnit u = s.unit(order.at(x));
         if (produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin),
                            steps_of(u), q0, zx, zy, p.gate))
           break;
@@ -506,7 +508,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int ht = tid - 32 * (kProducerWarp + 1);
       // The mirror tiles, in C's other triangle, are this block's to zero.
       for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-        const sched::WorkUnit u = s.unit(x);
+        const sched::WorkUnit u = s.unit(order.at(x));
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
@@ -520,7 +522,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const ConsumerLane L(tid);
   int q0 = 0;
   for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-    const sched::WorkUnit u = s.unit(x);
+    const sched::WorkUnit u = s.unit(order.at(x));
     const TileCoords tc(u, kLower);
     const int k_begin = int(u.k_begin), steps = steps_of(u);
     float acc[64], part[64];
@@ -597,6 +599,14 @@ void check_launch_registers() {
                     " (its setmaxnreg budget depends on it)");
 }
 
+// A unit's time in stages for the dispatch order (launch_over_triangle): its k stages plus
+// kUnitOverhead for the pipeline's fill and the epilogue's store. (Mode::Dense: units weigh the
+// same; its persistent grid takes them in the schedule's order.)
+double unit_cost(const sched::WorkUnit& u) {
+  constexpr double kUnitOverhead = 1.0;
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + kUnitOverhead;
+}
+
 template <bool kLower, bool kSplit, Mode kMode>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode>;
@@ -608,7 +618,8 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const int64_t slots = int64_t(dev.sms) * per_sm;
   launch_over_triangle<kTile>(
       p, dev, per_sm, kStep, kLower,
-      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0) {
+      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+          const sched::DispatchOrder& order) {
         // Detect: the first wave of blocks scans the other triangles.
         const int scanners =
             kMode == Mode::Detect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
@@ -617,9 +628,9 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         if (kMode == Mode::Dense && slots / grid.y >= 2)
           grid.x = unsigned(std::min<int64_t>(grid.x, slots / grid.y));
         launch_maybe_dependent(kMode == Mode::Dense, kernel, grid, dim3(kThreads), smem, stream,
-                               map_x, map_y, p, s, b0, scanners);
+                               map_x, map_y, p, s, b0, scanners, order);
       },
-      stream);
+      stream, unit_cost);
 }
 
 }  // namespace

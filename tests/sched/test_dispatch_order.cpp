@@ -1,0 +1,85 @@
+// The dispatch order (sched/dispatch_order.hpp), on the CPU: a permutation of the units, and on
+// the hardware's model (each block to the first free slot) never slower than longest first.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "sched/dispatch_order.hpp"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::sched {
+namespace {
+
+double band_cost(const WorkUnit& u) { return double(u.k_end - u.k_begin) / 128.0 + 0.1; }
+
+// The hardware's model: blocks in index order, each to the slot that frees first.
+double greedy_makespan(const TriangleSchedule& s, const DispatchOrder& d, int64_t slots) {
+  using Slot = std::pair<double, int64_t>;
+  std::priority_queue<Slot, std::vector<Slot>, std::greater<Slot>> free_at;
+  for (int64_t k = 0; k < slots; ++k) free_at.push({0.0, k});
+  double end = 0;
+  for (int64_t x = 0; x < s.num_units(); ++x) {
+    auto [t, k] = free_at.top();
+    free_at.pop();
+    t += band_cost(s.unit(d.at(int(x))));
+    end = std::max(end, t);
+    free_at.push({t, k});
+  }
+  return end;
+}
+
+struct Case {
+  int64_t n, slots;
+};
+class DispatchOrderTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DispatchOrderTest, PermutesTheUnitsAndNeverLosesToLongestFirst) {
+  const auto [n, slots] = GetParam();
+  const TriangleSchedule s = make_schedule(n, 128, 32, slots);
+  const DispatchOrder d = balanced_order(s, slots, band_cost);
+  const int64_t units = s.num_units();
+  if (d.count != 0) {
+    ASSERT_EQ(d.count, units);
+    std::vector<int> seen(size_t(units), 0);
+    for (int x = 0; x < d.count; ++x) {
+      ASSERT_LT(int64_t(d.unit[x]), units);
+      ++seen[d.unit[x]];
+    }
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  }
+  const double lpt = greedy_makespan(s, DispatchOrder{}, slots);
+  const double balanced = greedy_makespan(s, d, slots);
+  EXPECT_LE(balanced, lpt + 1e-9);
+  if (d.count == 0) EXPECT_EQ(balanced, lpt);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, DispatchOrderTest,
+                         ::testing::Values(Case{100, 132}, Case{1000, 132}, Case{2048, 132},
+                                           Case{3000, 132}, Case{4096, 132}, Case{4096, 114},
+                                           Case{4096, 264}, Case{5000, 132}, Case{8192, 132}));
+
+// The case it is for: n = 4096 on an H200's 132 slots, where longest first leaves its slowest
+// slot 3.8 % above the average and the packing comes within about 1.5 %.
+TEST(DispatchOrder, BalancesTheH200Triangle) {
+  const TriangleSchedule s = make_schedule(4096, 128, 32, 132);
+  const DispatchOrder d = balanced_order(s, 132, band_cost);
+  ASSERT_NE(d.count, 0);
+  double total = 0;
+  for (int64_t u = 0; u < s.num_units(); ++u) total += band_cost(s.unit(u));
+  const double avg = total / 132;
+  EXPECT_GT(greedy_makespan(s, DispatchOrder{}, 132), 1.03 * avg);
+  EXPECT_LT(greedy_makespan(s, d, 132), 1.02 * avg);
+}
+
+// Where the units outnumber DispatchOrder's table, or fit the slots at once, nothing changes.
+TEST(DispatchOrder, KeepsLongestFirstWhereItCannotHelp) {
+  EXPECT_EQ(balanced_order(make_schedule(16384, 128, 32, 132), 132, band_cost).count, 0);
+  EXPECT_EQ(balanced_order(make_schedule(1024, 128, 32, 132), 132, band_cost).count, 0);
+}
+
+}  // namespace
+}  // namespace trimm::sched
