@@ -67,8 +67,4 @@ inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
 // B 64×128), two consumer warpgroups of 64 rows. One block per SM (192 KB of shared memory).
 inline constexpr WgmmaTile kSm90Bf16{128, 64, 6, 2};
 
-// The 16-bit fallback on CUDA cores (misaligned operands, GPUs before sm_90): 64×64 tiles of
-// 16×16 threads with 4×4 fp32 sums each, 16 k per stage.
-inline constexpr int kSimt16Tile = 64, kSimt16Step = 16;
-
 }  // namespace trimm::config

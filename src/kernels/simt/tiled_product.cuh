@@ -1,18 +1,23 @@
 // The plain tiled product on the CUDA cores, for the products that need correctness more than
-// speed records: trtrmm in fp64 and the backward's two dense products (fp32 and fp64). FMA in the
-// element type, in k order, one 64×64 tile of C per block and work unit, 16 k per stage through
-// shared memory, 4×4 elements per thread. A bounded grid strides over the work units (tiles ×
-// products) and the batch, so huge n or batch never launch huge grids.
+// speed records: trtrmm in fp64, the 16-bit fallback (fp32 sums) and the backward's two dense
+// products (fp32 and fp64). FMA in the accumulator type (the element type, or fp32 for 16-bit
+// elements, converted as they are loaded and C rounded to nearest once), in k order, one 64×64
+// tile of C per block and work unit, 16 k per stage through shared memory, 4×4 elements per
+// thread. A bounded grid strides over the work units (tiles × products) and the batch, so huge n
+// or batch never launch huge grids.
 //
 // The operands are views: transposed or not, with one triangle kept and the rest read as zero
 // (never loaded), so that one mainloop computes C = M(A·B) (the forward, band or every k),
 // dA = M(G)·Bᵀ and dB = Aᵀ·M(G) (the backward, every k).
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "kernels/launch.hpp"
@@ -72,21 +77,37 @@ struct Params {
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
+// An element as the accumulator type, and back (16-bit: rounded to nearest even).
+template <typename Acc, typename T>
+__device__ __forceinline__ Acc widen(T x) {
+  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __bfloat162float(x);
+  else return Acc(x);
+}
+template <typename T, typename Acc>
+__device__ __forceinline__ T narrow(Acc x) {
+  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(x);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(x);
+  else return T(x);
+}
+
 // X(i0 + r, k0 + kk) into xs[kk][r] and Y(k0 + kk, j0 + c) into ys[kk][c], zero where not kept,
 // past n or at k >= kend. Consecutive threads walk the view's contiguous dimension.
-template <typename T>
+template <typename T, typename Acc>
 __device__ __forceinline__ void load_stage(const View<T>& X, const T* x, const View<T>& Y,
                                            const T* y, int64_t n, int64_t i0, int64_t j0,
                                            int64_t k0, int64_t kend,
-                                           T (&xs)[kK][kTile + kPad], T (&ys)[kK][kTile + kPad]) {
+                                           Acc (&xs)[kK][kTile + kPad],
+                                           Acc (&ys)[kK][kTile + kPad]) {
   constexpr int kLoads = kTile * kK / kThreads;  // elements per thread and operand
 #pragma unroll
   for (int l = 0; l < kLoads; ++l) {
     const int e = int(threadIdx.x) + l * kThreads;
     const int r = X.trans ? e % kTile : e / kK, kk = X.trans ? e / kTile : e % kK;
     const int64_t gi = i0 + r, gk = k0 + kk;
-    T v = T(0);
-    if (gi < n && gk < kend && kept(X.keep, gi, gk)) v = X.trans ? x[gk * X.ld + gi] : x[gi * X.ld + gk];
+    Acc v = Acc(0);
+    if (gi < n && gk < kend && kept(X.keep, gi, gk))
+      v = widen<Acc>(X.trans ? x[gk * X.ld + gi] : x[gi * X.ld + gk]);
     xs[kk][r] = v;
   }
 #pragma unroll
@@ -94,16 +115,17 @@ __device__ __forceinline__ void load_stage(const View<T>& X, const T* x, const V
     const int e = int(threadIdx.x) + l * kThreads;
     const int kk = Y.trans ? e % kK : e / kTile, c = Y.trans ? e / kK : e % kTile;
     const int64_t gk = k0 + kk, gj = j0 + c;
-    T v = T(0);
-    if (gj < n && gk < kend && kept(Y.keep, gk, gj)) v = Y.trans ? y[gj * Y.ld + gk] : y[gk * Y.ld + gj];
+    Acc v = Acc(0);
+    if (gj < n && gk < kend && kept(Y.keep, gk, gj))
+      v = widen<Acc>(Y.trans ? y[gj * Y.ld + gk] : y[gk * Y.ld + gj]);
     ys[kk][c] = v;
   }
 }
 
-template <typename T>
+template <typename T, typename Acc>
 __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T> p) {
-  __shared__ T xs[kK][kTile + kPad];  // (kK, kTile): X's stage, k-major
-  __shared__ T ys[kK][kTile + kPad];  // (kK, kTile): Y's stage
+  __shared__ Acc xs[kK][kTile + kPad];  // (kK, kTile): X's stage, k-major
+  __shared__ Acc ys[kK][kTile + kPad];  // (kK, kTile): Y's stage
   const int tx = threadIdx.x % kSide, ty = threadIdx.x / kSide;
   const int64_t n = p.n, tiles = (n + kTile - 1) / kTile, per_product = tiles * tiles;
   const int64_t units = p.products * per_product;
@@ -116,7 +138,7 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
       if (p.triangle && (p.upper ? I > J : I < J)) {  // wholly outside C's triangle
         for (int e = threadIdx.x; e < kTile * kTile; e += kThreads) {
           const int64_t i = i0 + e / kTile, j = j0 + e % kTile;
-          if (i < n && j < n) C[i * q.ldc + j] = T(0);
+          if (i < n && j < n) C[i * q.ldc + j] = narrow<T>(Acc(0));
         }
         continue;
       }
@@ -128,11 +150,11 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
       }
       const T* x = q.X.p + b * q.X.stride;
       const T* y = q.Y.p + b * q.Y.stride;
-      T acc[kPer][kPer];  // (kPer, kPer): C(i0 + ty + kSide·r, j0 + tx + kSide·c)
+      Acc acc[kPer][kPer];  // (kPer, kPer): C(i0 + ty + kSide·r, j0 + tx + kSide·c)
 #pragma unroll
       for (int r = 0; r < kPer; ++r)
 #pragma unroll
-        for (int c = 0; c < kPer; ++c) acc[r][c] = T(0);
+        for (int c = 0; c < kPer; ++c) acc[r][c] = Acc(0);
       for (int64_t k0 = kbeg; k0 < kend; k0 += kK) {
         load_stage(q.X, x, q.Y, y, n, i0, j0, k0, kend, xs, ys);
         __syncthreads();
@@ -156,7 +178,7 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
         } else {
 #pragma unroll
           for (int kk = 0; kk < kK; ++kk) {
-            T xv[kPer], yv[kPer];
+            Acc xv[kPer], yv[kPer];
 #pragma unroll
             for (int r = 0; r < kPer; ++r) xv[r] = xs[kk][ty + kSide * r];
 #pragma unroll
@@ -176,13 +198,14 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
           const int64_t i = i0 + ty + kSide * r, j = j0 + tx + kSide * c;
           if (i >= n || j >= n) continue;
           const bool outside = p.triangle && (p.upper ? i > j : i < j);
-          C[i * q.ldc + j] = outside ? T(0) : acc[r][c];
+          C[i * q.ldc + j] = narrow<T>(outside ? Acc(0) : acc[r][c]);
         }
     }
 }
 
 // The launch: a grid of at most ~16 blocks per SM over the work units, the batch on grid y.
-template <typename T>
+// Acc: the accumulator type (T, or float for 16-bit T).
+template <typename T, typename Acc = T>
 void launch(const Params<T>& p, const DeviceInfo& dev, Stream stream) {
   if (p.n == 0 || p.batch == 0) return;
   constexpr int64_t kMaxGridY = 65535;
@@ -191,7 +214,7 @@ void launch(const Params<T>& p, const DeviceInfo& dev, Stream stream) {
   const int64_t y = std::min(p.batch, kMaxGridY);
   const int64_t target = 16 * int64_t(std::max(1, dev.sms));  // blocks in flight, about
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
-  tiled_product_kernel<T><<<dim3(unsigned(x), unsigned(y)), kThreads, 0, stream>>>(p);
+  tiled_product_kernel<T, Acc><<<dim3(unsigned(x), unsigned(y)), kThreads, 0, stream>>>(p);
   TRIMM_CUDA_CHECK(cudaGetLastError());
 }
 
