@@ -23,10 +23,13 @@ namespace trimm::sched {
 struct DispatchOrder {
   static constexpr int kMaxUnits = 1024;
   int count = 0;  // 0: the schedule's own order
-  uint16_t unit[kMaxUnits];
+  uint16_t unit[kMaxUnits] = {};
   // The unit block x computes.
   TRIMM_HD int at(int x) const { return count == 0 ? x : int(unit[x]); }
 };
+// Passed by value beside two 128-byte tensor maps and the problem: CUDA's classic 4 KB of kernel
+// parameters must hold them all.
+static_assert(sizeof(DispatchOrder) <= 2560, "kernel parameters: keep the order within 2.5 KB");
 
 // What the hardware does with units 0..w.size()-1 in index order (weights w, longest first) on
 // `slots` slots: each unit to the slot that frees first (LPT). Each slot's units, in order.
@@ -129,13 +132,14 @@ inline std::vector<int> replay_order(const std::vector<std::vector<int>>& bins,
 }
 
 // A balanced order for one problem's units on `slots` slots, where unit u costs cost(u) (any
-// consistent unit of time). The schedule's own order (count 0) where the units do not fit
-// DispatchOrder, or where the packing gains nothing over it.
+// consistent unit of time). The schedule's own order (count 0) for a dense schedule, where the
+// units do not fit DispatchOrder, or where the packing gains nothing over it.
 template <class Cost>
 DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
-  DispatchOrder d;
+  DispatchOrder d{};
   const int64_t units = s.num_units();
-  if (units <= slots || units > DispatchOrder::kMaxUnits) return d;
+  // A dense schedule's units weigh the same: nothing to balance.
+  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return d;
   std::vector<double> w(static_cast<size_t>(units));
   for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
   const auto lpt = lpt_bins(w, slots);

@@ -144,6 +144,22 @@ struct TriangleSchedule {
   }
 };
 
+// The stages of a unit that meet a structural zero in half of its tile: before top_end, every k
+// of the stage lies before the tile's middle row (A' is upper triangular, so its rows from the
+// middle on are zero there); from right_begin on, every k lies past the middle column (B' is
+// upper triangular, so its columns before the middle are zero there). For a tile at rows m0 and
+// columns j0 whose k runs from k_begin in `steps` stages of k_step; `half` is half the tile.
+// Stages [0, top_end) and [right_begin, steps) never meet (k_begin >= m0 and j0 >= m0).
+struct HalfStages {
+  int top_end, right_begin;
+  TRIMM_HD HalfStages(int m0, int j0, int k_begin, int steps, int k_step, int half) {
+    const int top_gap = m0 + half - k_begin, right_gap = j0 + half - k_begin;
+    const int top = top_gap / k_step, right = (right_gap + k_step - 1) / k_step;
+    top_end = top_gap < k_step ? 0 : top < steps ? top : steps;
+    right_begin = right_gap <= 0 ? 0 : right < steps ? right : steps;
+  }
+};
+
 // Work in tile-sized k blocks, summed over every tile on or above the diagonal.
 inline int64_t total_tile_work(int tiles) {
   int64_t w = 0;

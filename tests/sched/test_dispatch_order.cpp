@@ -75,10 +75,19 @@ TEST(DispatchOrder, BalancesTheH200Triangle) {
   EXPECT_LT(greedy_makespan(s, d, 132), 1.02 * avg);
 }
 
-// Where the units outnumber DispatchOrder's table, or fit the slots at once, nothing changes.
+// Where the units outnumber DispatchOrder's table, fit the slots at once, or weigh the same (a
+// dense schedule), nothing changes.
 TEST(DispatchOrder, KeepsLongestFirstWhereItCannotHelp) {
   EXPECT_EQ(balanced_order(make_schedule(16384, 128, 32, 132), 132, band_cost).count, 0);
   EXPECT_EQ(balanced_order(make_schedule(1024, 128, 32, 132), 132, band_cost).count, 0);
+  EXPECT_EQ(balanced_order(make_schedule(4096, 128, 32, 132, true), 132, band_cost).count, 0);
+  // 44 tiles a side: 990 units, the most that fit; 45: 1035, too many.
+  const TriangleSchedule fits = make_schedule(44 * 128, 128, 32, 132);
+  const TriangleSchedule over = make_schedule(45 * 128, 128, 32, 132);
+  ASSERT_EQ(fits.num_units(), 990);
+  ASSERT_EQ(over.num_units(), 1035);
+  EXPECT_EQ(balanced_order(fits, 132, band_cost).count, 990);
+  EXPECT_EQ(balanced_order(over, 132, band_cost).count, 0);
 }
 
 }  // namespace

@@ -197,5 +197,39 @@ TEST(TriangleSchedule, BandMidSplitsOnTheStepGridAndLeavesBothChunksNonEmpty) {
     }
 }
 
+// HalfStages against brute force over every unit of many schedules (whole and split tiles): a
+// stage before top_end meets only zeros in A' rows [m0 + half, m0 + 2·half) (k < m for each of
+// its k), one from right_begin on only zeros in B' columns [j0, j0 + half) (k > j); the stages
+// just outside either range do not (the ranges are as long as they can be); they never meet.
+TEST(TriangleSchedule, HalfStagesAreExactlyTheStagesThatMeetAZeroHalf) {
+  for (const int k_step : {16, 32})
+    for (int64_t n = 1; n <= 1400; n += (n < 300 ? 1 : 37))
+      for (const int64_t slots : {1, 7, 132}) {
+        const TriangleSchedule s = make_schedule(n, 128, k_step, slots);
+        const int half = 64;
+        for (int64_t x = 0; x < s.num_units(); ++x) {
+          const WorkUnit u = s.unit(x);
+          const int m0 = u.bi * 128, j0 = u.bj * 128, kb = int(u.k_begin);
+          const int steps = int((u.k_end - u.k_begin + k_step - 1) / k_step);
+          const HalfStages h(m0, j0, kb, steps, k_step, half);
+          ASSERT_LE(0, h.top_end);
+          ASSERT_LE(h.top_end, h.right_begin) << "n " << n << " unit " << x;
+          ASSERT_LE(h.right_begin, steps);
+          // Every k of stage `it` (the whole stage, as the kernel multiplies it).
+          auto top_zero = [&](int it) {  // k < m for every k of the stage and m >= m0 + half
+            return kb + (it + 1) * k_step - 1 < m0 + half;
+          };
+          auto right_zero = [&](int it) {  // k > j for every k of the stage and j < j0 + half
+            return kb + it * k_step > j0 + half - 1;
+          };
+          for (int it = 0; it < steps; ++it) {
+            ASSERT_EQ(it < h.top_end, top_zero(it)) << "n " << n << " unit " << x << " it " << it;
+            ASSERT_EQ(it >= h.right_begin, right_zero(it))
+                << "n " << n << " unit " << x << " it " << it;
+          }
+        }
+      }
+}
+
 }  // namespace
 }  // namespace trimm::sched

@@ -56,17 +56,19 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
-// sched::balanced_order for schedule s on `slots` slots under cost, built once per shape and
-// kept (host memory, a few KB per distinct n) for the process. One cache per Cost type, i.e.
-// per kernel family.
+// sched::balanced_order for schedule s on `slots` slots under cost (a function: each kernel
+// family has its own), built once per family and shape and kept (host memory, 2 KB per entry)
+// for the process.
 template <class Cost>
 const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
                                          const Cost& cost) {
+  static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
   static std::mutex mu;
-  static std::map<std::tuple<int64_t, int, int, int, bool, int64_t>,
+  static std::map<std::tuple<const void*, int64_t, int, int, int, bool, int64_t>,
                   std::unique_ptr<sched::DispatchOrder>>
       cache;
-  const auto key = std::make_tuple(s.n, s.tile, s.k_step, s.split_d, s.dense, slots);
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
+                                   s.split_d, s.dense, slots);
   const std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[key];
   if (!slot) slot = std::make_unique<sched::DispatchOrder>(sched::balanced_order(s, slots, cost));
@@ -108,16 +110,21 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
 
 // launch_over_triangle for a kernel with the plain TriangleKernel signature: one block per work
 // unit, `threads` threads and `smem` bytes of dynamic shared memory each.
+// The kernels read the dispatch order in their sm_90a code only (simt_fp32's sm_80 code has no
+// register left for it): elsewhere (sm_80/89, and later GPUs, which JIT the compute_80 PTX)
+// no order is built.
 template <TriangleKernel kKernel, int kTile, class Cost>
 void launch_triangle(const Problem& p, const DeviceInfo& dev, cudaStream_t stream, int threads,
                      int smem, int k_step, bool trans, const Cost& cost) {
-  launch_over_triangle<kTile>(
-      p, dev, blocks_per_sm<kKernel>(dev.ordinal, threads, smem), k_step, trans,
-      [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
-          const sched::DispatchOrder& order) {
-        kKernel<<<grid, threads, smem, stream>>>(p, s, b0, order);
-      },
-      stream, cost);
+  const int per_sm = blocks_per_sm<kKernel>(dev.ordinal, threads, smem);
+  auto launch = [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+                    const sched::DispatchOrder& order) {
+    kKernel<<<grid, threads, smem, stream>>>(p, s, b0, order);
+  };
+  if (dev.cc == 90)
+    launch_over_triangle<kTile>(p, dev, per_sm, k_step, trans, launch, stream, cost);
+  else
+    launch_over_triangle<kTile>(p, dev, per_sm, k_step, trans, launch, stream);
 }
 
 // Launches the instantiation of a kernel family that fits p: the Lower product or the Upper one,

@@ -3,28 +3,17 @@
 #pragma once
 
 #include "kernels/common/slice_loader.cuh"
+#include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels::simt {
 
 // The part of the 128×128 tile a stage can change. A' is upper triangular (A'(m, k) = 0 for
 // k < m) and B' too (B'(k, j) = 0 for k > j), so a stage wholly left of the tile's row 64 meets
 // only zeros in A' rows 64..127 (TopRows), and one wholly below column 63 only zeros in B'
-// columns 0..63 (RightCols): half the FFMAs of the band's first and last k block. Block-uniform,
-// so the choice is a loop of its own, never a branch around the multiply.
+// columns 0..63 (RightCols): half the FFMAs of the band's first and last k block
+// (sched::HalfStages says which stages). Block-uniform, so the choice is a loop of its own, never
+// a branch around the multiply.
 enum class Part { All, TopRows, RightCols };
-
-// A unit's stages [0, top_end) are TopRows and [right_begin, steps) RightCols, for a tile at rows
-// m0 and columns j0 whose k runs from k_begin in `steps` stages of k_step; the two ranges never
-// meet (k_begin >= m0 and j0 >= m0). Also the host's cost model (the dispatch order).
-struct PartBounds {
-  int top_end, right_begin;
-  __host__ __device__ PartBounds(int m0, int j0, int k_begin, int steps, int k_step, int half) {
-    const int top_gap = m0 + half - k_begin, right_gap = j0 + half - k_begin;
-    const int top = top_gap / k_step, right = (right_gap + k_step - 1) / k_step;
-    top_end = top_gap < k_step ? 0 : top < steps ? top : steps;
-    right_begin = right_gap <= 0 ? 0 : right < steps ? right : steps;
-  }
-};
 
 // acc[i][j] += A'[row(i)][k]·B'[k][col(j)] over BK consecutive k of one stage, starting at k_off.
 // Thread (ty, tx) of a 16×16 group owns rows {ty·4 + i, 64 + ty·4 + i} and the same columns

@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(config::kSimtTiles[kId].threads(),
   __syncthreads();
   // The scalar loaders of misaligned operands leave no register for the three loops of Part
   // (ptxas spills): one loop there.
-  const PartBounds parts(m0, j0, k_begin, steps, kStep, kTile / 2);
+  const sched::HalfStages parts(m0, j0, k_begin, steps, kStep, kTile / 2);
   int it = 0;
   auto run = [&](auto part, int end) {
     for (; it < end; ++it) {
@@ -166,13 +166,15 @@ struct SimtFamily {
     return std::integral_constant<TriangleKernel,
                                   simt::simt_fp32_trtrmm_kernel<kId, kTrans, kVec>>{};
   }
-  // A unit's time in stages: a Part stage does half the FFMAs; kUnitOverhead for the prologue
-  // (first loads, the mirror tile's zeros) and the epilogue (the k groups' reduction, the store).
+  // A unit's time in stages: a Part stage does half the FFMAs (the vector kernels; the scalar
+  // one for misaligned operands runs them whole, and gets a slightly worse balance);
+  // kUnitOverhead for the prologue (first loads, the mirror tile's zeros) and the epilogue (the
+  // k groups' reduction, the store).
   static double cost(const sched::WorkUnit& u) {
     constexpr double kUnitOverhead = 1.0;
     const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
-    const simt::PartBounds parts(u.bi * kTile, u.bj * kTile, int(u.k_begin), steps, kStep,
-                                 kTile / 2);
+    const sched::HalfStages parts(u.bi * kTile, u.bj * kTile, int(u.k_begin), steps, kStep,
+                                  kTile / 2);
     return steps - 0.5 * (parts.top_end + steps - parts.right_begin) + kUnitOverhead;
   }
 };
