@@ -30,7 +30,7 @@ const KernelEntry kTable[] = {
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k"},
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_simt_fp32,
-     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, longest-first triangle schedule"},
+     "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, balanced triangle schedule"},
     {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, kAnyN, false,
      kernels::launch_naive_fp32,
      "one thread per element, plain fp32 loop over the band (the yardstick)"},

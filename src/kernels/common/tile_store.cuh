@@ -22,8 +22,8 @@ struct OutView {
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
 // first, before it writes anything. The structured launch always runs (it sets the flags); the
 // general one reruns every tile where A or B is not triangular, unless something is not finite;
-// then the exact one reruns everything, last. The gated launches are dependents of the structured
-// one (dependent_launch.cuh): the flags are final once it has completed.
+// then the exact one reruns everything, last. Each gated launch is a dependent of the launch
+// before it (dependent_launch.cuh): the flags it reads are final once that one has completed.
 __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
   if (gate == nullptr || path == Path::Structured) return false;
   wait_for_previous_grid();

@@ -10,8 +10,8 @@
 // write X_small next to it. No transpose pass, no workspace, nothing in global memory but A, B
 // and C.
 //
-// One block per work unit of the triangle scheduler (the hardware hands blocks out in its
-// longest-first order), three warpgroups:
+// One block per work unit of the triangle scheduler (in a balanced dispatch order for a single
+// problem, longest first otherwise: sched/dispatch_order.hpp), three warpgroups:
 //   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each. While the tensor cores run one
 //     stage's wgmmas, the consumers prepare the next stage's X (triangle masks, X_small) and
 //     signal mbarrier `ready`; after the wgmmas, mbarrier `empty` frees the stage;
@@ -340,7 +340,7 @@ __device__ void run_out(SharedStorage& sm, const TileCoords& tc, int k_begin, in
 // for both operands (A(m, k) with k < m, B(k, n) with n < k, upper). Any nonzero there (NaN too)
 // sets kOutsideA / kOutsideB, any NaN or Inf kNonFiniteOutside. The structured kernel reads
 // only the diagonal blocks' share of these elements (and masks it), so this costs the spare
-// warps 64 MB of loads at n = 4096, spread over the longest blocks and hidden under their
+// warps 64 MB of loads at n = 4096, spread over the first wave of blocks and hidden under their
 // multiply (streaming loads, so that they do not displace the operands from L2). Rows are
 // 16-byte aligned (TMA).
 // The spare warps share the SM's issue slots with the consumers, so the scan keeps its
@@ -386,8 +386,8 @@ __device__ uint32_t scan_outside_row(const float* a, const float* b, int n, int 
   return s.flags();
 }
 
-// The rows of this launch's batch entries, round-robin over its first `scanners` blocks: those
-// hold the longest work units (longest-first order), under which the loads hide.
+// The rows of this launch's batch entries, round-robin over its first `scanners` blocks (the
+// first wave, each slot's first and longest unit), under which the loads hide.
 template <bool kLower>
 __device__ void scan_outside(const Problem& p, int64_t batch_offset, int scanners, int t,
                              int threads) {
