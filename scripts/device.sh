@@ -19,8 +19,9 @@
 #                                           summary and the last call's launches, with gaps)
 # With STEPS containing python, the package builds in the background right after the CMake
 # build (CPU work beside the GPU steps); the python step waits for it.
-# At most 8 files come back from $OUT, so logs are grouped: summary, build, ctest, sanitizer,
-# bench (text and JSON), sass, ncu.
+# Logs are grouped, one file per step (summary, build, ctest, sanitizer, bench text and JSON,
+# python, diag, sass, ncu, nsys): ask for few steps at once if the device tool limits how many
+# files come back.
 # Where the machine has no OpenBLAS or GoogleTest, run scripts/device-deps.sh here first and
 # carry .deps: this script picks it up.
 set -uo pipefail

@@ -16,7 +16,7 @@ def report(rep, name):
                          capture_output=True, text=True, check=True).stdout
     # Skip any banner lines before the CSV header.
     lines = out.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith('"') or "," in l)
+    start = next((i for i, l in enumerate(lines) if l.startswith('"') or "," in l), len(lines))
     return list(csv.DictReader(io.StringIO("\n".join(lines[start:]))))
 
 
