@@ -18,6 +18,7 @@
 #include <torch/library.h>
 
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -35,21 +36,60 @@ const char* op_name(trimm::Fill fill) {
   return fill == trimm::Fill::Upper ? "trimm.triu_matmul" : "trimm.tril_matmul";
 }
 
+// Error messages are built with std::string and handed to c10 as a C string, never formatted
+// through std::ostream here (c10::str, i.e. TORCH_CHECK with several arguments): on the GPU
+// machine's toolchain, inserting a value into a stream inside this extension segfaulted, in any
+// load_inline extension too, while c10's own formatting works (scripts/diag_extension_exceptions.py,
+// bench/NOTES.md). `message` runs only on failure, so a passing check costs no string.
+template <typename Message>
+void check(bool ok, const Message& message) {
+  if (!ok) TORCH_CHECK(false, message().c_str());
+}
+std::string str(at::IntArrayRef sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+std::string str(const at::Device& d) { return d.str(); }
+std::string str(at::ScalarType t) { return c10::toString(t); }
+
+void check_dtype(at::ScalarType dtype, trimm::Fill fill, const char* what) {
+  check(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
+            dtype == at::kBFloat16,
+        [&] {
+          return op_name(fill) + std::string(what) +
+                 "expected float32, float64, float16 or bfloat16, got " + str(dtype);
+        });
+}
+void check_grad_shape(const at::Tensor& grad, const std::vector<int64_t>& shape,
+                      trimm::Fill fill) {
+  check(grad.sizes() == at::IntArrayRef(shape), [&] {
+    return op_name(fill) + std::string(" backward: expected grad of shape ") +
+           str(at::IntArrayRef(shape)) + ", got " + str(grad.sizes());
+  });
+}
+
 // The output's shape: broadcast batch dimensions, then n × n. Checks what torch.matmul checks,
 // plus the square matrices trimm computes.
 std::vector<int64_t> output_shape(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const char* op = op_name(fill);
-  TORCH_CHECK(A.dim() >= 2 && B.dim() >= 2, op,
-              ": expected A and B with at least 2 dimensions, got A of shape ", A.sizes(),
-              " and B of shape ", B.sizes());
-  TORCH_CHECK(A.device() == B.device(), op, ": expected A and B on the same device, got ",
-              A.device(), " and ", B.device());
-  TORCH_CHECK(A.scalar_type() == B.scalar_type(), op, ": expected A and B of the same dtype, got ",
-              A.scalar_type(), " and ", B.scalar_type());
+  check(A.dim() >= 2 && B.dim() >= 2, [&] {
+    return op + std::string(": expected A and B with at least 2 dimensions, got A of shape ") +
+           str(A.sizes()) + " and B of shape " + str(B.sizes());
+  });
+  check(A.device() == B.device(), [&] {
+    return op + std::string(": expected A and B on the same device, got ") + str(A.device()) +
+           " and " + str(B.device());
+  });
+  check(A.scalar_type() == B.scalar_type(), [&] {
+    return op + std::string(": expected A and B of the same dtype, got ") +
+           str(A.scalar_type()) + " and " + str(B.scalar_type());
+  });
   const int64_t n = A.size(-1);
-  TORCH_CHECK(A.size(-2) == n && B.size(-2) == n && B.size(-1) == n, op,
-              ": expected square n x n matrices of one n, got A of shape ", A.sizes(),
-              " and B of shape ", B.sizes());
+  check(A.size(-2) == n && B.size(-2) == n && B.size(-1) == n, [&] {
+    return op + std::string(": expected square n x n matrices of one n, got A of shape ") +
+           str(A.sizes()) + " and B of shape " + str(B.sizes());
+  });
   std::vector<int64_t> shape = at::infer_size(A.sizes().slice(0, A.dim() - 2),
                                               B.sizes().slice(0, B.dim() - 2));
   shape.push_back(n);
@@ -83,9 +123,7 @@ void run_cpu(trimm::Fill fill, const at::Tensor& A, const at::Tensor& B, at::Ten
 at::Tensor product_cpu(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const at::ScalarType dtype = A.scalar_type();
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
-                  dtype == at::kBFloat16,
-              op_name(fill), ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  check_dtype(dtype, fill, ": ");
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
@@ -114,9 +152,7 @@ int64_t row_stride(const at::Tensor& t) { return t.size(2) > 1 ? t.stride(1) : i
 std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at::Tensor& A,
                                                 const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
-  TORCH_CHECK(grad.sizes() == at::IntArrayRef(shape), op_name(fill),
-              " backward: expected grad of shape ", at::IntArrayRef(shape), ", got ",
-              grad.sizes());
+  check_grad_shape(grad, shape, fill);
   const int64_t n = shape.back();
   at::Tensor dA = at::empty(shape, A.options()), dB = at::empty(shape, B.options());
   if (dA.numel() == 0) return {dA, dB};
@@ -150,7 +186,9 @@ std::tuple<at::Tensor, at::Tensor> tril_backward_cpu(const at::Tensor& grad, con
 }
 
 [[noreturn]] void refuse_cuda(trimm::Fill fill, const char* what) {
-  TORCH_CHECK_NOT_IMPLEMENTED(false, op_name(fill), ": ", what, " is not implemented yet");
+  TORCH_CHECK_NOT_IMPLEMENTED(false,
+                              (op_name(fill) + std::string(": ") + what + " is not implemented yet")
+                                  .c_str());
 }
 
 #ifdef TRIMM_WITH_CUDA
@@ -194,9 +232,7 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
-                  dtype == at::kBFloat16,
-              op_name(fill), ": expected float32, float64, float16 or bfloat16, got ", dtype);
+  check_dtype(dtype, fill, ": ");
   if (dtype == at::kDouble) return product_cuda_fp64(A, B, shape, fill);
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
@@ -230,17 +266,14 @@ at::Tensor tril_cuda(const at::Tensor& A, const at::Tensor& B) {
 std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad, const at::Tensor& A,
                                                  const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
-  TORCH_CHECK(grad.device() == A.device(), op_name(fill),
-              " backward: expected grad on A's device, got ", grad.device(), " and ", A.device());
-  TORCH_CHECK(grad.sizes() == at::IntArrayRef(shape), op_name(fill),
-              " backward: expected grad of shape ", at::IntArrayRef(shape), ", got ",
-              grad.sizes());
+  check(grad.device() == A.device(), [&] {
+    return op_name(fill) + std::string(" backward: expected grad on A's device, got ") +
+           str(grad.device()) + " and " + str(A.device());
+  });
+  check_grad_shape(grad, shape, fill);
   const c10::cuda::CUDAGuard device(A.device());
   const at::ScalarType dtype = A.scalar_type();
-  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
-                  dtype == at::kBFloat16,
-              op_name(fill), " backward: expected float32, float64, float16 or bfloat16, got ",
-              dtype);
+  check_dtype(dtype, fill, " backward: ");
   const int64_t n = shape.back();
   int64_t numel = 1;
   for (const int64_t d : shape) numel *= d;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <sstream>
 #include <string>
 
 namespace trimm::detail {
@@ -13,10 +12,10 @@ namespace {
   throw InvalidArgument(std::string(a.api) + ": " + message);
 }
 
+// (std::to_string, not a stream: this file is built into the torch extension too, where
+// formatting through std::ostream crashed on the GPU machine: python/csrc/trimm_ops.cpp.)
 std::string fmt(const char* name, int64_t value, const std::string& expected) {
-  std::ostringstream s;
-  s << name << " = " << value << ", expected " << expected;
-  return s.str();
+  return std::string(name) + " = " + std::to_string(value) + ", expected " + expected;
 }
 
 // Byte range [lo, hi) covered by all matrices of one operand in the batch: the hull, so the
