@@ -11,6 +11,8 @@
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
 #   BENCH_EXTRA="args; args"               (extra bench runs with their own arguments)
 #   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
+#   NCU_RUNS="--kernel sm90_16bit --dtype bf16; --kernel sm90_tf32 --precision tf32"
+#                                          (instead of NCU_KERNELS: one profile per argument list)
 #   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
 #   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
 #   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
@@ -146,16 +148,23 @@ if has sass; then
   tail -12 "$out/sass.txt" | log
 fi
 if has ncu; then
-  for k in ${NCU_KERNELS:-simt_fp32}; do
-    note "ncu $k n=4096"; echo "ncu $k" >> "$out/ncu.txt"
+  ncu_runs=()
+  if [ -n "${NCU_RUNS:-}" ]; then
+    IFS=';' read -ra ncu_runs <<< "$NCU_RUNS"
+  else
+    for k in ${NCU_KERNELS:-simt_fp32}; do ncu_runs+=("--kernel $k"); done
+  fi
+  for args in "${ncu_runs[@]}"; do
+    note "ncu $args n=4096"; echo "ncu $args" >> "$out/ncu.txt"
+    # shellcheck disable=SC2086
     ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --section Occupancy --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-      --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
-      "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors --kernel "$k" \
+      --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex.avg.pct_of_peak_sustained_elapsed" \
+      "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $args \
       >> "$out/ncu.txt" 2>&1 || status=1
   done
-  grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected)" "$out/ncu.txt" | log
+  grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|gmma|per_second|wavefronts|srcunit|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected|sleep|membar|branch)" "$out/ncu.txt" | log
 fi
 if has nsys; then
   args=${NSYS_ARGS:---sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5}
