@@ -69,11 +69,6 @@ static_assert(kTile * kStep / 4 % kConsumerThreads == 0,
 constexpr int kPrepareAhead = 2;
 static_assert(kPrepareAhead >= 1 && kPrepareAhead < kStages,
               "the prepared stages, the one in the tensor cores and one loading fit the ring");
-// The consumers take turns on the tensor cores, stage by stage (consumer 0's wgmmas of a stage,
-// then consumer 1's): each one's wait, FADDs and split then run under the other's wgmmas. Left
-// to the hardware's arbitration, both warpgroups' wgmmas interleave, finish together, and both
-// consumers' gaps leave the tensor cores idle at once.
-constexpr bool kTakeTurns = true;
 
 // One pipeline stage. Every tile is rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as wgmma descriptors require.
@@ -85,7 +80,6 @@ struct alignas(1024) StageBuffers {
 struct SharedStorage {
   StageBuffers stage[kStages];
   uint64_t full[kStages], ready[kStages], empty[kStages];
-  uint64_t turn[kConsumers];  // turn[c]: the other consumer has issued; c's wgmmas may follow
   // Structure::Detect: nonzero where the producer abandoned the stage (see produce), written
   // before the stage's `full` arrival, so that every consumer warp reads the same value.
   int skipped[kStages];
@@ -294,11 +288,6 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
     return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
   ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-  // Stage q is the q-th this consumer issues in the block (a skipped stage ends the block's
-  // work), so turn[1] completes its q-th phase when consumer 0 has issued stage q, and turn[0]
-  // its (q-1)-th when consumer 1 has issued stage q - 1.
-  const int cw = threadIdx.x / 128;
-  if (kTakeTurns && (cw == 1 || q > 0)) ptx::mbar_wait(&sm.turn[cw], (q - (1 - cw)) & 1);
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
   ptx::wgmma_fence();
@@ -313,7 +302,6 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
   for (int j = 0; j < kK8; ++j)
     ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
-  if (kTakeTurns && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.turn[1 - cw]);
   if (it + kPrepareAhead < steps &&
       prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid) &&
       skip_from > it + kPrepareAhead)
@@ -491,7 +479,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::mbar_init(&sm.ready[i], kConsumerThreads);
       ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
     }
-    for (int c = 0; c < kConsumers; ++c) ptx::mbar_init(&sm.turn[c], 4);  // the other's warps
     ptx::mbar_init_fence();
     ptx::tma_prefetch_descriptor(&map_x);
     ptx::tma_prefetch_descriptor(&map_y);
