@@ -53,9 +53,8 @@ constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kHelperThreads = 96;  // warps 9-11
 static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
               "consumers, then the producer warp, then the helper warps");
-// Registers per thread: at launch (one block per SM), then after setmaxnreg. (The consumers'
-// loops over zero-half stages spilled at 224; the helper warps' scan fits 40 unrolled once.)
-constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
+// Registers per thread: at launch (one block per SM), then after setmaxnreg.
+constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
 static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
               "setmaxnreg hands on only what the producer warpgroup gives up");
@@ -261,18 +260,11 @@ __device__ __forceinline__ void load_y(const SharedStorage& sm, int q, const Con
 // waited for a stage's `full` barrier in prepare_x before it loads that stage's Y.)
 // skip_from: the first stage this thread's prepare_x found skipped (Structure::Detect), updated
 // kPrepareAhead stages ahead, so that the caller's test is a register compare between stages.
-// kRows: the X rows (m, the wgmma's N) the stage multiplies. On a stage where the other half of X
-// holds structural zeros only, N = 64 wgmmas on half the accumulators do the stage's work at
-// half the tensor time and half the X reads (the D fragment's registers 0..31 hold m 0..63).
-enum class Rows { All, Low, High };
-template <bool kLower, bool kSplit, Mode kMode, Rows kRows>
+template <bool kLower, bool kSplit, Mode kMode>
 __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                         int it, int steps, int q0, const ConsumerLane& L,
                                         int ctid, YFragment& f, float (&acc)[64],
-                                        int& skip_from) {
-  // The accumulators the stage adds to: all 64, or the 32 of its half of X's rows from kR0.
-  constexpr int kR0 = kRows == Rows::High ? 32 : 0;
-  constexpr int kXRow = kRows == Rows::High ? kTile / 2 : 0;
+                                        float (&part)[64], int& skip_from) {
   constexpr bool kDense = kMode == Mode::Dense;
   constexpr int kK8 = kStep / 8;
   const int q = q0 + it, s = q % kStages;
@@ -293,34 +285,22 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
     }
   const StageBuffers& st = sm.stage[s];
   auto x_desc = [&](bool small_plane, int k8) {
-    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + kXRow * kStep + 8 * k8);
-  };
-  // The stage's sums (dead between stages). A half stage has registers of its own: N = 64
-  // wgmmas on half of `part` made ptxas serialize the wgmmas.
-  float part[64], half[32];
-  auto wgmma = [&](const uint32_t(&y)[4], uint64_t x, int accumulate) {
-    if constexpr (kRows == Rows::All)
-      ptx::wgmma_m64n128k8_tf32_rs(part, y, x, accumulate);
-    else
-      ptx::wgmma_m64n64k8_tf32_rs(half, y, x, accumulate);
+    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
   };
   ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-  if constexpr (kRows == Rows::All) {
 #pragma unroll
-    for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
-  } else {
-#pragma unroll
-    for (int r = 0; r < 32; ++r) half[r] = 0.f;  // defined before the wgmmas (scale-d 0 first)
-  }
+  for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
   ptx::wgmma_fence();
   if constexpr (kSplit) {
 #pragma unroll
-    for (int j = 0; j < kK8; ++j) wgmma(small[j], x_desc(false, j), j > 0);
+    for (int j = 0; j < kK8; ++j)
+      ptx::wgmma_m64n128k8_tf32_rs(part, small[j], x_desc(false, j), j > 0);
 #pragma unroll
-    for (int j = 0; j < kK8; ++j) wgmma(big[j], x_desc(true, j), 1);
+    for (int j = 0; j < kK8; ++j) ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(true, j), 1);
   }
 #pragma unroll
-  for (int j = 0; j < kK8; ++j) wgmma(big[j], x_desc(false, j), kSplit || j > 0);
+  for (int j = 0; j < kK8; ++j)
+    ptx::wgmma_m64n128k8_tf32_rs(part, big[j], x_desc(false, j), kSplit || j > 0);
   ptx::wgmma_commit();
   if (it + kPrepareAhead < steps &&
       prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid) &&
@@ -336,35 +316,11 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
       if constexpr (kSplit) ptx::pin(small[j][e]);
     }
   if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
-  if constexpr (kRows == Rows::All) {
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {
-      ptx::pin(part[r]);
-      acc[r] += part[r];
-    }
-  } else {
-#pragma unroll
-    for (int r = 0; r < 32; ++r) {
-      ptx::pin(half[r]);
-      acc[kR0 + r] += half[r];
-    }
+  for (int r = 0; r < 64; ++r) {
+    ptx::pin(part[r]);
+    acc[r] += part[r];
   }
-}
-
-// A stage whose Y columns of this consumer are all structural zeros: no wgmmas, the rest of
-// consume's protocol (prepare X ahead, the next stage's Y fragment, free the stage).
-template <bool kLower, bool kSplit, Mode kMode>
-__device__ __forceinline__ void idle(SharedStorage& sm, const TileCoords& tc, int k_begin, int it,
-                                     int steps, int q0, const ConsumerLane& L, int ctid,
-                                     YFragment& f, int& skip_from) {
-  const int q = q0 + it, s = q % kStages;
-  ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-  if (it + kPrepareAhead < steps &&
-      prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid) &&
-      skip_from > it + kPrepareAhead)
-    skip_from = it + kPrepareAhead;
-  if (it + 1 < steps) load_y(sm, q + 1, L, f);
-  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
 }
 
 // A stage the producer skipped (Structure::Detect): run out without multiplying, keeping the
@@ -415,7 +371,7 @@ __device__ uint32_t scan_outside_row(const float* a, const float* b, int n, int 
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);
   ScanBits s;
-#pragma unroll 1
+#pragma unroll 2
   for (int c = c0 + t; c < c1; c += threads) {
     const uint4 x = __ldcs(a4 + c), y = __ldcs(b4 + c);
     s.absorb(x.x, y.x);
@@ -569,50 +525,21 @@ __global__ void __launch_bounds__(kThreads, 1)
     const sched::WorkUnit u = s.unit(order.at(x));
     const TileCoords tc(u, kLower);
     const int k_begin = int(u.k_begin), steps = steps_of(u);
-    float acc[64];
+    float acc[64], part[64];
 #pragma unroll
-    for (int r = 0; r < 64; ++r) acc[r] = 0.f;
+    for (int r = 0; r < 64; ++r) acc[r] = part[r] = 0.f;
     int skip_from = INT_MAX;  // Mode::Detect: the first stage the producer skipped
     for (int it = 0; it < kPrepareAhead && it < steps; ++it)
       if (prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it, q0, tid) && skip_from > it)
         skip_from = it;
     YFragment f;
     if (steps > 0) load_y(sm, q0, L, f);
-    // Stages that meet a structural-zero half (sched::HalfStages, in the scheduler's frame,
-    // where Lower's A' is Bᵀ and its B' is Aᵀ): Upper's first stages have X rows 64.. zero
-    // (both consumers multiply rows ..63 only) and its last ones consumer 0's Y columns (it
-    // idles); Lower's first stages have consumer 1's Y columns zero (it idles) and its last ones
-    // X rows ..63 (both multiply rows 64.. only). Each kind is a loop of its own. The skip test
-    // sits between stages, not between `ready` and the wgmmas (a branch there cost 1.6 % at
-    // n = 4096).
-    int top_end = 0, right_begin = steps;
-    if constexpr (kMode != Mode::Dense) {
-      const sched::HalfStages h(int(u.bi) * kTile, int(u.bj) * kTile, k_begin, steps, kStep,
-                                kTile / 2);
-      top_end = h.top_end;
-      right_begin = h.right_begin;
-    }
-    const int cw = tid / 128;
+    // The skip test sits between stages, not between `ready` and the wgmmas (a branch there
+    // cost 1.6 % at n = 4096).
     int it = 0;
-    if constexpr (kLower) {
-      for (const int end = cw == 1 ? top_end : 0; it < end && it < skip_from; ++it)
-        idle<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, skip_from);
-      for (; it < right_begin && it < skip_from; ++it)
-        consume<kLower, kSplit, kMode, Rows::All>(sm, tc, k_begin, it, steps, q0, L, tid, f,
-                                                  acc, skip_from);
-      for (; it < steps && it < skip_from; ++it)
-        consume<kLower, kSplit, kMode, Rows::High>(sm, tc, k_begin, it, steps, q0, L, tid, f,
-                                                   acc, skip_from);
-    } else {
-      for (; it < top_end && it < skip_from; ++it)
-        consume<kLower, kSplit, kMode, Rows::Low>(sm, tc, k_begin, it, steps, q0, L, tid, f,
-                                                  acc, skip_from);
-      for (const int end = cw == 0 ? right_begin : steps; it < end && it < skip_from; ++it)
-        consume<kLower, kSplit, kMode, Rows::All>(sm, tc, k_begin, it, steps, q0, L, tid, f,
-                                                  acc, skip_from);
-      for (; it < steps && it < skip_from; ++it)
-        idle<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, skip_from);
-    }
+    for (; it < steps && it < skip_from; ++it)
+      consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part,
+                                     skip_from);
     if constexpr (kMode == Mode::Detect) {
       if (it < steps) {  // the producer stopped (one unit per block): the general launch redoes it
         for (; it < steps; ++it) run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
