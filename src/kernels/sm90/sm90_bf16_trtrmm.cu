@@ -11,14 +11,11 @@
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
 //     (and its slot freed on mbarrier `empty`) while the current one runs;
 //   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
-//   WG2 warps 9-11: the structural zeros (below), and the mirror tile in C's other triangle.
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
 // Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
-// inputs' other triangle, which is never trusted (NaN included). Those stages (at most four per
-// tile: the first two and the last two) land on an mbarrier of their own, `mfull`; the helper
-// warps overwrite the other triangle with zeros in shared memory, fence the generic-proxy writes
-// against the async proxy (wgmma) and arrive on `masked`, which the consumers wait for. (When
-// the consumers did it themselves, between `full` and their wgmmas, it cost 7 % at n = 4096:
-// bench/RESULTS.md.)
+// inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
+// four per tile), the consumers overwrite it with zeros in shared memory, fence the generic-proxy
+// writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
 // No split tiles: the fix-up pass would carry a chunk's partial sum through C, which in 16 bits
 // costs a second rounding. At n = 4096 nothing splits anyway (the longest band, 32 tiles of k,
 // is below the 45 per SM on average); at n <= 2048 the longest band bounds the time (issue #3's
@@ -73,13 +70,9 @@ struct alignas(1024) StageBuffers {
   uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
 };
 static_assert(sizeof(StageBuffers) == 2 * 2 * kTile * kStep, "no padding inside a stage");
-// The masked stages of a unit, one barrier pair each: stage `it` of `steps` (0, 1, steps - 2 or
-// steps - 1; where they coincide, one stage and one slot).
-constexpr int kMaskSlots = 4;
 struct SharedStorage {
   StageBuffers stage[kStages];
   uint64_t full[kStages], empty[kStages];
-  uint64_t mfull[kMaskSlots], masked[kMaskSlots];  // used once per block (one unit per block)
 };
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
@@ -102,6 +95,7 @@ namespace ptx = sm90::ptx;
 constexpr int kProducerWarp = kConsumerThreads / 32;
 constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
+constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
 
 // Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
 template <bool kLower>
@@ -113,26 +107,7 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
   return kLower ? k < n : k > n;
 }
 
-__device__ __forceinline__ int mask_slot(int it, int steps) {
-  return it < 2 ? it : it - steps + kMaskSlots;
-}
-
-// Block-uniform: does the stage at k0 cross A's diagonal (mask_a) or B's (mask_b)?
-template <bool kLower>
-__device__ __forceinline__ bool mask_a(const TileCoords& tc, int k0) {
-  return kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
-}
-template <bool kLower>
-__device__ __forceinline__ bool mask_b(const TileCoords& tc, int k0) {
-  return kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
-}
-template <bool kLower>
-__device__ __forceinline__ bool masked_stage(const TileCoords& tc, int k0) {
-  return mask_a<kLower>(tc, k0) || mask_b<kLower>(tc, k0);
-}
-
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
-template <bool kLower>
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                         const TileCoords& tc, int k_begin, int steps, int za, int zb) {
   for (int it = 0; it < steps; ++it) {
@@ -140,16 +115,11 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUten
     if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
-    // A masked stage lands on its own barrier for the helper warps; `full` still completes the
-    // slot's phase (the consumers count phases per slot).
-    const bool masked = masked_stage<kLower>(tc, k0);
-    uint64_t* bar = masked ? &sm.mfull[mask_slot(it, steps)] : &sm.full[s];
-    ptx::mbar_arrive_expect_tx(bar, kStageTxBytes);
-    ptx::tma_load_3d(st.a, map_a, bar, k0, tc.m0, za);
+    ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
 #pragma unroll
     for (int j = 0; j < kTile / kBoxN; ++j)
-      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, bar, tc.n0 + j * kBoxN, k0, zb);
-    if (masked) ptx::mbar_arrive(&sm.full[s]);
+      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
   }
 }
 
@@ -158,16 +128,16 @@ __device__ __forceinline__ uint32_t clear_halves(uint32_t w, bool lo, bool hi) {
   return w & ((lo ? 0u : 0x0000FFFFu) | (hi ? 0u : 0xFFFF0000u));
 }
 
-// --- structural zeros of one stage, by the helper threads (ht) --------------------------------
+// --- structural zeros of one stage, by the 256 consumer threads (ctid) ------------------------
 // Whatever the inputs' other triangle holds becomes +0 before any wgmma reads the stage.
 template <bool kLower>
 __device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, bool mask_a,
-                                bool mask_b, int ht) {
+                                bool mask_b, int ctid) {
   constexpr int kChunksA = kTile * kStep / 8;  // 16-byte chunks of 8 elements
   constexpr int kChunksB = kStep * kTile / 8;
   if (mask_a) {
 #pragma unroll 4
-    for (int c = ht; c < kChunksA; c += kHelperThreads) {
+    for (int c = ctid; c < kChunksA; c += kConsumerThreads) {
       const int r = c / (kStep / 8), k = k0 + 8 * ((c % (kStep / 8)) ^ (r % 8));
       const int m = tc.m0 + r;
       uint4& q = reinterpret_cast<uint4*>(st.a)[c];
@@ -181,7 +151,7 @@ __device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, 
   }
   if (mask_b) {
 #pragma unroll 4
-    for (int c = ht; c < kChunksB; c += kHelperThreads) {
+    for (int c = ctid; c < kChunksB; c += kConsumerThreads) {
       const int box = c / (kStep * kBoxN / 8), r = (c / (kBoxN / 8)) % kStep;
       const int k = k0 + r, n = tc.n0 + box * kBoxN + 8 * ((c % (kBoxN / 8)) ^ (r % 8));
       uint4& q = reinterpret_cast<uint4*>(st.b)[c];
@@ -195,42 +165,26 @@ __device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, 
   }
 }
 
-// The helper warps' share of a unit: the masked stages (each once its data has landed), with
-// the mirror tile between the first two and the last two, so that the first stages, which the
-// consumers need at once, come first.
-template <bool kLower>
-__device__ void help(SharedStorage& sm, const TileCoords& tc, int k_begin, int steps,
-                     const sched::WorkUnit& u, uint16_t* C, int64_t ldc, int64_t n, int ht) {
-  auto mask = [&](int it) {
-    const int k0 = k_begin + it * kStep;
-    if (!masked_stage<kLower>(tc, k0)) return;
-    const int slot = mask_slot(it, steps);
-    ptx::mbar_wait(&sm.mfull[slot], 0);
-    zero_structural<kLower>(sm.stage[it % kStages], tc, k0, mask_a<kLower>(tc, k0),
-                            mask_b<kLower>(tc, k0), ht);
-    ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
-    ptx::mbar_arrive(&sm.masked[slot]);
-  };
-  for (int it = 0; it < 2 && it < steps; ++it) mask(it);
-  // The mirror tile, in C's other triangle, is this block's to zero (+0 is all zero bits).
-  if (sched::TriangleSchedule::zeroes_mirror(u))
-    zero_mirror<true, uint16_t>(C, ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
-  for (int it = steps - 2 < 2 ? 2 : steps - 2; it < steps; ++it) mask(it);
-}
-
 // --- consumer mainloop ------------------------------------------------------------------------
 // acc (64 m × 128 n of warpgroup wg) = Σ over the unit's stages. Stage it's four wgmmas are one
 // commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
 // the tensor cores always have the next group queued.
 template <bool kLower, bool kBf16>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                         int steps, int wg, float (&acc)[64]) {
+                                         int steps, int wg, int ctid, float (&acc)[64]) {
   for (int it = 0; it < steps; ++it) {
     const int s = it % kStages;
     ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
-    const StageBuffers& st = sm.stage[s];
-    if (masked_stage<kLower>(tc, k_begin + it * kStep))
-      ptx::mbar_wait(&sm.masked[mask_slot(it, steps)], 0);  // the helpers zeroed the other side
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    // Block-uniform: does the stage's k range cross A's or B's diagonal?
+    const bool mask_a = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
+    const bool mask_b = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    if (mask_a || mask_b) {
+      zero_structural<kLower>(st, tc, k0, mask_a, mask_b, ctid);
+      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+      ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // both halves of A and B done
+    }
 #pragma unroll
     for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
     ptx::wgmma_fence();
@@ -315,10 +269,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
     }
-    for (int i = 0; i < kMaskSlots; ++i) {
-      ptx::mbar_init(&sm.mfull[i], 1);
-      ptx::mbar_init(&sm.masked[i], kHelperThreads);  // each helper after its own fence
-    }
     ptx::mbar_init_fence();
     ptx::tma_prefetch_descriptor(&map_a);
     ptx::tma_prefetch_descriptor(&map_b);
@@ -332,10 +282,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
-      produce<kLower>(sm, &map_a, &map_b, tc, k_begin, steps, za, zb);
-    } else if (tid >= 32 * (kProducerWarp + 1)) {
-      help<kLower>(sm, tc, k_begin, steps, u, reinterpret_cast<uint16_t*>(C), p.ldc, p.n,
-                   tid - 32 * (kProducerWarp + 1));
+      produce(sm, &map_a, &map_b, tc, k_begin, steps, za, zb);
+    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
+      // The mirror tile, in C's other triangle, is this block's to zero (+0 is all zero bits).
+      zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kLower,
+                                  kTile, tid - 32 * (kProducerWarp + 1), kHelperThreads);
     }
     return;
   }
@@ -344,7 +295,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[64];
 #pragma unroll
   for (int r = 0; r < 64; ++r) acc[r] = 0.f;
-  mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, k_begin, steps, wg, acc);
+  mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, k_begin, steps, wg, tid, acc);
   store_tile<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj, acc);
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
