@@ -1,5 +1,6 @@
 #include "cuda/dispatch.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -73,6 +74,26 @@ std::string names(const Table& table) {
   return s;
 }
 
+// The entry of `table` named `forced`, if it runs on sm_cc and can address these operands
+// (tma_ok); `multiple`: what TMA needs of leading dimensions and batch strides, in elements;
+// `data`: the table's data, for the error that names the choices.
+template <class Entry, size_t N>
+const Entry& forced_entry(const Entry (&table)[N], const std::string& forced, int cc, bool tma_ok,
+                          int multiple, const char* data) {
+  for (const Entry& e : table) {
+    if (forced != e.name) continue;
+    if (!runs_on(e, cc))
+      throw InvalidArgument("kernel = '" + forced + "' does not run on sm_" + std::to_string(cc));
+    if (e.needs_tma && !tma_ok)
+      throw InvalidArgument("kernel = '" + forced +
+                            "' loads through TMA: it needs 16-byte aligned A, B and C, leading "
+                            "dimensions and batch strides that are multiples of " +
+                            std::to_string(multiple) + ", and batch entries that do not overlap");
+    return e;
+  }
+  throw InvalidArgument("kernel = '" + forced + "'" + data + ", expected one of: " + names(table));
+}
+
 }  // namespace
 
 const KernelEntry* table_begin() { return std::begin(kTable); }
@@ -80,31 +101,20 @@ const KernelEntry* table_end() { return std::end(kTable); }
 
 const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
                           bool tma_ok) {
-  const std::string arch = "sm_" + std::to_string(cc);
   if (!forced.empty()) {
-    for (const KernelEntry& e : kTable) {
-      if (forced != e.name) continue;
-      if (!runs_on(e, cc))
-        throw InvalidArgument("kernel = '" + forced + "' does not run on " + arch);
-      if (!implements(e, precision, true))
-        throw InvalidArgument("kernel = '" + forced + "' implements precision " +
-                              to_string(e.precision) + ", not the requested " +
-                              to_string(precision));
-      if (e.needs_tma && !tma_ok)
-        throw InvalidArgument("kernel = '" + forced +
-                              "' loads through TMA: it needs 16-byte aligned A, B and C, leading "
-                              "dimensions and batch strides that are multiples of 4, and batch "
-                              "entries that do not overlap");
-      return e;
-    }
-    throw InvalidArgument("kernel = '" + forced + "', expected one of: " + names(kTable));
+    const KernelEntry& e = forced_entry(kTable, forced, cc, tma_ok, 4, "");
+    if (!implements(e, precision, true))
+      throw InvalidArgument("kernel = '" + forced + "' implements precision " +
+                            to_string(e.precision) + ", not the requested " +
+                            to_string(precision));
+    return e;
   }
   for (const KernelEntry& e : kTable)
     if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
         n <= e.max_n && (tma_ok || !e.needs_tma))
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
-                        ": no trimm kernel implements it on " + arch);
+                        ": no trimm kernel implements it on sm_" + std::to_string(cc));
 }
 
 const KernelEntry16* table16_begin() { return std::begin(kTable16); }
@@ -115,25 +125,10 @@ const KernelEntry16& select16(int cc, Precision precision, const std::string& fo
   if (precision != Precision::Auto && precision != Precision::Fp32)
     throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                           ": 16-bit data is accumulated in fp32, expected precision auto or fp32");
-  const std::string arch = "sm_" + std::to_string(cc);
-  if (!forced.empty()) {
-    for (const KernelEntry16& e : kTable16) {
-      if (forced != e.name) continue;
-      if (!runs_on(e, cc))
-        throw InvalidArgument("kernel = '" + forced + "' does not run on " + arch);
-      if (e.needs_tma && !tma_ok)
-        throw InvalidArgument("kernel = '" + forced +
-                              "' loads through TMA: it needs 16-byte aligned A, B and C, leading "
-                              "dimensions and batch strides that are multiples of 8, and batch "
-                              "entries that do not overlap");
-      return e;
-    }
-    throw InvalidArgument("kernel = '" + forced + "' for 16-bit data, expected one of: " +
-                          names(kTable16));
-  }
+  if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && (tma_ok || !e.needs_tma)) return e;
-  throw InvalidArgument("no trimm kernel for 16-bit data runs on " + arch);
+  throw InvalidArgument("no trimm kernel for 16-bit data runs on sm_" + std::to_string(cc));
 }
 
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,

@@ -127,6 +127,32 @@ TEST(Dispatch, UnknownKernelNamesTheArgumentAndTheChoices) {
   }
 }
 
+// A forced kernel that cannot run says which kernel and why (both tables share that code).
+TEST(Dispatch, ForcedKernelErrorsNameTheKernelAndTheReason) {
+  auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const auto npos = std::string::npos;
+  std::string m = message([] { select(80, Precision::Fp32, 4096, "sm90_tf32x3"); });
+  EXPECT_NE(m.find("kernel = 'sm90_tf32x3' does not run on sm_80"), npos) << m;
+  m = message([] { select(90, Precision::Fp32, 4096, "sm90_tf32x3", false); });
+  EXPECT_NE(m.find("kernel = 'sm90_tf32x3' loads through TMA"), npos) << m;
+  EXPECT_NE(m.find("multiples of 4"), npos) << m;
+  m = message([] { select(90, Precision::Fp32, 4096, "sm90_tf32"); });
+  EXPECT_NE(m.find("implements precision tf32, not the requested fp32"), npos) << m;
+  m = message([] { select16(80, Precision::Auto, "sm90_16bit"); });
+  EXPECT_NE(m.find("kernel = 'sm90_16bit' does not run on sm_80"), npos) << m;
+  m = message([] { select16(90, Precision::Auto, "sm90_16bit", false); });
+  EXPECT_NE(m.find("multiples of 8"), npos) << m;
+  m = message([] { select16(90, Precision::Auto, "nope"); });
+  EXPECT_NE(m.find("kernel = 'nope' for 16-bit data, expected one of: sm90_16bit"), npos) << m;
+}
+
 TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {
   try {
     select(70, Precision::Auto, 64, "");
