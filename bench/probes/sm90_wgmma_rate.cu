@@ -8,8 +8,13 @@
 // resident in shared memory (128-byte swizzled K-major tiles, as TMA writes them), waiting at
 // the end of each group as the kernel does; warpgroup 2 optionally streams LDS.128/STS.128.
 //
+// The bf16 rows ask the same of sm90_16bit's instruction, m64n128k16 with both operands in
+// shared memory: B K-major against N-major (imm-trans-b, as sm90_16bit reads row-major B), each
+// group waited for at once or with the previous group still in flight (wait_group 1, as the
+// kernel does).
+//
 // Usage: probe_sm90_wgmma_rate [iterations]. Prints one row per configuration: cycles per wgmma
-// per SM (both consumers' wgmmas counted), the tf32 rate it means, and the traffic's bytes/cycle.
+// per SM (both consumers' wgmmas counted), the rate it means, and the traffic's bytes/cycle.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -147,11 +152,17 @@ __device__ __forceinline__ void issue(float (&d)[N / 2], const uint32_t (&a)[4],
 }
 #endif
 
+// What the consumers issue: tf32 (issue<N, kRS>), or bf16 m64n128k16 SS with B K-major or
+// N-major.
+enum Kind : int { kTf32 = 0, kBf16KMajorB = 1, kBf16NMajorB = 2 };
+
 // kGroup wgmmas per commit/wait; kTrafficWarps of warpgroup 2 stream shared memory meanwhile;
-// kConsumers (1 or 2) warpgroups issue wgmmas.
-template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers>
+// kConsumers (1 or 2) warpgroups issue wgmmas; kPending: groups left in flight at each wait.
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers, int kKind = kTf32,
+          int kPending = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     probe(int iters, float* sink, long long* cycles, unsigned long long* traffic_bytes) {
+  static_assert(kKind == kTf32 || (N == 128 && !kRS), "bf16 rows: m64n128k16, SS");
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char raw[];
@@ -181,12 +192,22 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int it = 0; it < iters; ++it) {
       ptx::wgmma_fence();
 #pragma unroll
-      for (int j = 0; j < kGroup; ++j)
-        issue<N, kRS>(d, a, ptx::desc_kmajor_sw128(a_tile + 8 * (j % 4)),
-                      ptx::desc_kmajor_sw128(b_tile + 8 * (j % 4)));
+      for (int j = 0; j < kGroup; ++j) {
+        // k moves 32 bytes along a K-major row (8 tf32 or 16 bf16 elements); along N-major B,
+        // 16 rows of 128 bytes, the second 64 columns one 8 KB box on (LBO).
+        const uint64_t da = ptx::desc_kmajor_sw128(a_tile + 8 * (j % 4));
+        if constexpr (kKind == kTf32)
+          issue<N, kRS>(d, a, da, ptx::desc_kmajor_sw128(b_tile + 8 * (j % 4)));
+        else if constexpr (kKind == kBf16KMajorB)
+          ptx::wgmma_m64n128k16_ss<true, 0>(d, da, ptx::desc_kmajor_sw128(b_tile + 8 * (j % 4)), 1);
+        else
+          ptx::wgmma_m64n128k16_ss<true, 1>(
+              d, da, ptx::desc_mnmajor_sw128(b_tile + 512 * (j % 4), 8192), 1);
+      }
       ptx::wgmma_commit();
-      ptx::wgmma_wait_all();
+      ptx::wgmma_wait<kPending>();
     }
+    ptx::wgmma_wait_all();
     const long long t1 = clock64();
     float s = 0.f;
 #pragma unroll
@@ -216,10 +237,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers = 2>
+template <int N, bool kRS, int kGroup, int kTrafficWarps, int kConsumers = 2, int kKind = kTf32,
+          int kPending = 0>
 void run(const char* name, int iters, int sms, float* sink, long long* cycles,
          unsigned long long* traffic) {
-  auto kernel = probe<N, kRS, kGroup, kTrafficWarps, kConsumers>;
+  auto kernel = probe<N, kRS, kGroup, kTrafficWarps, kConsumers, kKind, kPending>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   PROBE_CHECK(cudaMemset(traffic, 0, sizeof(unsigned long long)));
   kernel<<<sms, kThreads, kSmem>>>(iters / 10, sink, cycles, traffic);  // warm-up
@@ -244,10 +266,11 @@ void run(const char* name, int iters, int sms, float* sink, long long* cycles,
   std::sort(c.begin(), c.end());
   const double med = double(c[c.size() / 2]);
   const double wgmmas_per_sm = double(kConsumers) * iters * kGroup;  // every consumer's
-  const double flops = double(sms) * wgmmas_per_sm * 2.0 * 64 * N * 8;
-  std::printf("%-28s N=%3d group=%2d consumers=%d traffic_warps=%d  %7.1f cycles/wgmma/SM"
-              " (dense peak %3d)  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
-              name, N, kGroup, kConsumers, kTrafficWarps, med / wgmmas_per_sm, N / 2,
+  const int k = kKind == kTf32 ? 8 : 16;  // per wgmma; both peak at N / 2 cycles
+  const double flops = double(sms) * wgmmas_per_sm * 2.0 * 64 * N * k;
+  std::printf("%-32s N=%3d group=%2d consumers=%d traffic_warps=%d pending=%d  %7.1f"
+              " cycles/wgmma/SM (dense peak %3d)  %6.1f TFLOP/s  traffic %5.1f B/cycle/SM\n",
+              name, N, kGroup, kConsumers, kTrafficWarps, kPending, med / wgmmas_per_sm, N / 2,
               flops / (ms * 1e9), double(bytes) / sms / med);
   PROBE_CHECK(cudaEventDestroy(e0));
   PROBE_CHECK(cudaEventDestroy(e1));
@@ -287,6 +310,16 @@ int main(int argc, char** argv) {
   run<128, true, 12, 4>("RS + shared traffic", iters, sms, sink, cycles, traffic);
   run<128, false, 12, 2>("SS + shared traffic", iters, sms, sink, cycles, traffic);
   run<256, true, 12, 2>("RS + shared traffic", iters, sms, sink, cycles, traffic);
+  run<128, false, 4, 0, 2, kBf16KMajorB>("bf16 SS, B K-major", iters, sms, sink, cycles, traffic);
+  run<128, false, 4, 0, 2, kBf16NMajorB>("bf16 SS, B N-major", iters, sms, sink, cycles, traffic);
+  run<128, false, 4, 0, 2, kBf16KMajorB, 1>("bf16 SS, B K-major", iters, sms, sink, cycles,
+                                            traffic);
+  run<128, false, 4, 0, 2, kBf16NMajorB, 1>("bf16 SS, B N-major (sm90_16bit)", iters, sms, sink,
+                                            cycles, traffic);
+  run<128, false, 4, 0, 1, kBf16NMajorB, 1>("bf16 SS, B N-major", iters, sms, sink, cycles,
+                                            traffic);
+  run<128, false, 8, 0, 2, kBf16NMajorB, 1>("bf16 SS, B N-major, deeper", iters, sms, sink,
+                                             cycles, traffic);
   PROBE_CHECK(cudaFree(sink));
   PROBE_CHECK(cudaFree(cycles));
   PROBE_CHECK(cudaFree(traffic));

@@ -180,21 +180,23 @@ __device__ __forceinline__ void wgmma_m64n128k8_tf32_rs(float (&d)[64], const ui
       "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),            \
       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),            \
       "+f"(d[62]), "+f"(d[63])
-template <bool kBf16>
+// kTransB: B is N-major (imm-trans-b = 1, as sm90_16bit reads row-major B) or K-major (0).
+template <bool kBf16, int kTransB = 1>
 __device__ __forceinline__ void wgmma_m64n128k16_ss(float (&d)[64], uint64_t desc_a,
                                                     uint64_t desc_b, int accumulate) {
+  static_assert(kTransB == 0 || kTransB == 1, "imm-trans-b is 0 or 1");
   if constexpr (kBf16)
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TRIMM_WGMMA_D64
-                 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 ", %64, %65, p, 1, 1, 0, %67;\n}\n"
                  : TRIMM_WGMMA_D64_OPERANDS(d)
-                 : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+                 : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(kTransB));
   else
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " TRIMM_WGMMA_D64
-                 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 ", %64, %65, p, 1, 1, 0, %67;\n}\n"
                  : TRIMM_WGMMA_D64_OPERANDS(d)
-                 : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+                 : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(kTransB));
 }
 #undef TRIMM_WGMMA_D64
 #undef TRIMM_WGMMA_D64_OPERANDS
