@@ -24,7 +24,8 @@
 // hosts one warp of each warpgroup, so 3 warps share 16384 registers: 168 each at launch.)
 // Each stage's products go into fresh accumulators that are added to the running sum with FADD:
 // the tensor cores' own fp32 accumulation truncates, and over a whole band that costs 2.9e-5
-// normwise (bench/NOTES.md, sm80_tf32x3).
+// normwise (bench/NOTES.md, sm80_tf32x3). (Except sm90_tf32_pipelined, which sums as cuBLAS's
+// TF32 GEMM does: consume_pipelined.)
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
@@ -340,8 +341,10 @@ __device__ void run_out(SharedStorage& sm, const TileCoords& tc, int k_begin, in
 // sums (its error at n = 4096, 1.9e-5, is the bar; TF32's rounding, not the accumulation, is what
 // a tf32 caller chose). With no FADD promotion a stage needs no drain: stage it's group is issued
 // before stage it-1's is waited for (wait_group 1), and the Y fragments alternate between two
-// register sets, the one of the group in flight left alone until that group is retired.
-// Structure::Structured only; the consumer's whole unit.
+// register sets, the one of the group in flight left alone until that group is retired. The
+// previous stage's slot is freed before this stage prepares X two stages ahead, whose wait for
+// the data would otherwise hold all four slots and chain every stage to a TMA load (review).
+// Mode::Structured only; the consumer's whole unit.
 template <bool kLower>
 __device__ __forceinline__ void consume_pipelined(SharedStorage& sm, const TileCoords& tc,
                                                   int k_begin, int steps, int q0,
@@ -371,19 +374,26 @@ __device__ __forceinline__ void consume_pipelined(SharedStorage& sm, const TileC
     const int q = q0 + it, s = q % kStages;
     const StageBuffers& st = sm.stage[s];
     ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
+    // Nothing but wgmmas between the fence and them (the split's writes before it, acc alone).
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+#pragma unroll
+    for (int j = 0; j < kK8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) ptx::pin(cur[j][e]);
     ptx::wgmma_fence();
 #pragma unroll
     for (int j = 0; j < kK8; ++j)
       ptx::wgmma_m64n128k8_tf32_rs(acc, cur[j], ptx::desc_kmajor_sw128(st.x + 8 * j), 1);
     ptx::wgmma_commit();
-    if (it + kPrepareAhead < steps)
-      prepare_x<kLower, false, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
     ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
 #pragma unroll
     for (int j = 0; j < kK8; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) ptx::pin(next[j][e]);  // kept until that group retired
     if (it > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+    if (it + kPrepareAhead < steps)
+      prepare_x<kLower, false, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
     if (it + 1 < steps) {
       load_y(sm, q + 1, L, f);
       split(it + 1, next);
