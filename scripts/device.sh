@@ -147,6 +147,15 @@ if has sass; then
     > "$out/sass.txt" 2>&1
   tail -12 "$out/sass.txt" | log
 fi
+# Nsight Compute on the third trimm launch of one bench run at n = 4096: ncu_bench "BENCH ARGS"
+# NCU OPTIONS...
+ncu_bench() {
+  local bench_args=$1
+  shift
+  # shellcheck disable=SC2086
+  ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 "$@" \
+    "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $bench_args
+}
 if has ncu; then
   ncu_runs=()
   if [ -n "${NCU_RUNS:-}" ]; then
@@ -156,12 +165,10 @@ if has ncu; then
   fi
   for args in "${ncu_runs[@]}"; do
     note "ncu $args n=4096"; echo "ncu $args" >> "$out/ncu.txt"
-    # shellcheck disable=SC2086
-    ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 \
+    ncu_bench "$args" \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --section Occupancy --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
       --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex.avg.pct_of_peak_sustained_elapsed" \
-      "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $args \
       >> "$out/ncu.txt" 2>&1 || status=1
   done
   grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|gmma|per_second|wavefronts|srcunit|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected|sleep|membar|branch)" "$out/ncu.txt" | log
@@ -172,11 +179,8 @@ if has ncu_source; then
   args=${NCU_SOURCE_ARGS:---kernel sm90_tf32x3}
   note "ncu source page: $args n=4096"
   rep=/tmp/trimm-ncu-source
-  # shellcheck disable=SC2086
-  if ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 \
-       --section SourceCounters --section WarpStateStats --import-source no -f -o "$rep" \
-       "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $args \
-       > "$out/ncu_source.log" 2>&1 &&
+  if ncu_bench "$args" --section SourceCounters --section WarpStateStats --import-source no \
+       -f -o "$rep" > "$out/ncu_source.log" 2>&1 &&
      ncu --import "$rep.ncu-rep" --page source --csv --print-source sass \
        > "$out/ncu_source.csv" 2>> "$out/ncu_source.log"; then
     python3 "$root/scripts/ncu_source_summary.py" "$out/ncu_source.csv" 30 | log

@@ -39,8 +39,9 @@ const char* op_name(trimm::Fill fill) {
 // Error messages are built with std::string and handed to c10 as a C string, never formatted
 // through std::ostream here (c10::str, i.e. TORCH_CHECK with several arguments): on the GPU
 // machine's toolchain, inserting a value into a stream inside this extension segfaulted, in any
-// load_inline extension too, while c10's own formatting works (scripts/diag_extension_exceptions.py,
-// bench/NOTES.md). `message` runs only on failure, so a passing check costs no string.
+// load_inline extension too, while c10's own formatting works
+// (scripts/diag_extension_exceptions.py, bench/NOTES.md). `message` runs only on failure, so a
+// passing check costs no string.
 template <typename Message>
 void check(bool ok, const Message& message) {
   if (!ok) TORCH_CHECK(false, message().c_str());

@@ -17,9 +17,9 @@ enum class Path : uint8_t { Structured, Dense, Exact };
 // Structure::Detect's flags, ORed into *Problem::gate (zero before the structured launch).
 // That launch's spare warps read the triangles of A and B that should be zero (kOutside*: a
 // nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there), and the structured and
-// dense launches flag an output they computed that is not finite (kNonFiniteOut: a NaN or Inf inside the triangles
-// reached it, as every element of A's and B's triangles reaches C's diagonal block; or a sum
-// overflowed).
+// dense launches flag an output they computed that is not finite (kNonFiniteOut: a NaN or Inf
+// inside the triangles reached it, as every element of A's and B's triangles reaches C's
+// diagonal block; or a sum overflowed).
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u;
 
 // One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b

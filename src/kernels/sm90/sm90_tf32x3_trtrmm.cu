@@ -343,7 +343,7 @@ __device__ void run_out(SharedStorage& sm, const TileCoords& tc, int k_begin, in
 // before stage it-1's is waited for (wait_group 1), and the Y fragments alternate between two
 // register sets, the one of the group in flight left alone until that group is retired. The
 // previous stage's slot is freed before this stage prepares X two stages ahead, whose wait for
-// the data would otherwise hold all four slots and chain every stage to a TMA load (review).
+// the data would otherwise hold all four slots and chain every stage to a TMA load.
 // Mode::Structured only; the consumer's whole unit.
 template <bool kLower>
 __device__ __forceinline__ void consume_pipelined(SharedStorage& sm, const TileCoords& tc,
