@@ -32,8 +32,9 @@ def main():
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     with open(path, newline="") as f:
         lines = f.read().splitlines()
-    # ncu may print banner lines (==PROF== ...) before the CSV header.
-    start = next((i for i, l in enumerate(lines) if l.startswith('"')), None)
+    # ncu may print banner lines (==PROF== ...) and a "Kernel Name" line before the CSV header.
+    start = next((i for i, l in enumerate(lines)
+                  if l.startswith('"') and len(next(csv.reader([l]))) > 3), None)
     if start is None:
         print("no CSV in", path)
         print("\n".join(lines[:20]))

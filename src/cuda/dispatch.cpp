@@ -23,12 +23,6 @@ const KernelEntry kTable[] = {
     {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
      kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles"},
-    // Not chosen automatically until measured (written in session 6 after the device time ran
-    // out): sm90_tf32 without the per-stage promotion, its wgmma groups overlapping.
-    {"sm90_tf32_pipelined", Precision::Tf32, 90, 90, 0, kAnyN, false, true, 0, false,
-     kernels::launch_sm90_tf32_pipelined,
-     "1xTF32 on wgmma m64n128k8 summed in the tensor cores, groups overlapped (no per-stage "
-     "drain), 128x128 tiles"},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
      kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles"},

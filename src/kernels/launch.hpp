@@ -65,7 +65,6 @@ void launch_simt_small_fp32(const Problem& p, const DeviceInfo& dev, Stream stre
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
-void launch_sm90_tf32_pipelined(const Problem& p, const DeviceInfo& dev, Stream stream);
 // Whether TMA can address p's operands: 16-byte aligned bases, leading dimensions and batch
 // strides, and batch entries that do not overlap. sm90_tf32x3 needs it; dispatch checks.
 bool tma_compatible(const Problem& p);

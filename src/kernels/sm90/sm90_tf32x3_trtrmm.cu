@@ -24,8 +24,7 @@
 // hosts one warp of each warpgroup, so 3 warps share 16384 registers: 168 each at launch.)
 // Each stage's products go into fresh accumulators that are added to the running sum with FADD:
 // the tensor cores' own fp32 accumulation truncates, and over a whole band that costs 2.9e-5
-// normwise (bench/NOTES.md, sm80_tf32x3). (Except sm90_tf32_pipelined, which sums as cuBLAS's
-// TF32 GEMM does: consume_pipelined.)
+// normwise (bench/NOTES.md, sm80_tf32x3).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
@@ -336,90 +335,6 @@ __device__ void run_out(SharedStorage& sm, const TileCoords& tc, int k_begin, in
   if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[s]);
 }
 
-// --- precision tf32, pipelined (kernel sm90_tf32_pipelined) -----------------------------------
-// One TF32 product per k8, summed in the tensor cores over the whole band as cuBLAS's TF32 GEMM
-// sums (its error at n = 4096, 1.9e-5, is the bar; TF32's rounding, not the accumulation, is what
-// a tf32 caller chose). With no FADD promotion a stage needs no drain: stage it's group is issued
-// before stage it-1's is waited for (wait_group 1), and the Y fragments alternate between two
-// register sets, the one of the group in flight left alone until that group is retired. The
-// previous stage's slot is freed before this stage prepares X two stages ahead, whose wait for
-// the data would otherwise hold all four slots and chain every stage to a TMA load.
-// Mode::Structured only; the consumer's whole unit.
-template <bool kLower>
-__device__ __forceinline__ void consume_pipelined(SharedStorage& sm, const TileCoords& tc,
-                                                  int k_begin, int steps, int q0,
-                                                  const ConsumerLane& L, int ctid,
-                                                  float (&acc)[64]) {
-  constexpr int kK8 = kStep / 8;
-  constexpr Mode kMode = Mode::Structured;
-  if (steps <= 0) return;
-  const int n = tc.n0 + L.box * kBox + L.nl;
-  YFragment f;
-  uint32_t y0[kK8][4], y1[kK8][4];
-  // Stage it's fragment (in f) rounded to TF32 into y, B's structural zeros enforced.
-  auto split = [&](int it, uint32_t(&y)[kK8][4]) {
-    const int k0 = k_begin + it * kStep;
-    const bool mask_y = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
-#pragma unroll
-    for (int k8 = 0; k8 < kK8; ++k8)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float v = f.v[k8][e];
-        if (mask_y) v = b_zero<kLower>(k0 + 8 * k8 + L.t + 4 * (e / 2), n + e % 2) ? 0.f : v;
-        y[k8][e] = ptx::tf32_round(v);
-      }
-  };
-  // cur: this stage's fragment; next: the previous stage's, free once its group is retired.
-  auto stage = [&](int it, uint32_t(&cur)[kK8][4], uint32_t(&next)[kK8][4]) {
-    const int q = q0 + it, s = q % kStages;
-    const StageBuffers& st = sm.stage[s];
-    ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
-    // Nothing but wgmmas between the fence and them (the split's writes before it, acc alone).
-#pragma unroll
-    for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-#pragma unroll
-    for (int j = 0; j < kK8; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) ptx::pin(cur[j][e]);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int j = 0; j < kK8; ++j)
-      ptx::wgmma_m64n128k8_tf32_rs(acc, cur[j], ptx::desc_kmajor_sw128(st.x + 8 * j), 1);
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
-#pragma unroll
-    for (int j = 0; j < kK8; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) ptx::pin(next[j][e]);  // kept until that group retired
-    if (it > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
-    if (it + kPrepareAhead < steps)
-      prepare_x<kLower, false, kMode>(sm, tc, k_begin, it + kPrepareAhead, q0, ctid);
-    if (it + 1 < steps) {
-      load_y(sm, q + 1, L, f);
-      split(it + 1, next);
-    }
-  };
-  load_y(sm, q0, L, f);
-  split(0, y0);
-  for (int it = 0;;) {
-    stage(it, y0, y1);
-    if (++it == steps) break;
-    stage(it, y1, y0);
-    if (++it == steps) break;
-  }
-  ptx::wgmma_wait_all();
-#pragma unroll
-  for (int j = 0; j < kK8; ++j)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      ptx::pin(y0[j][e]);
-      ptx::pin(y1[j][e]);
-    }
-#pragma unroll
-  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kStages]);
-}
-
 // --- Structure::Detect: the spare warps read what should be zero -----------------------------
 // Row i of A and of B outside the triangle: columns [0, i) (upper) or (i, n) (lower), the same
 // for both operands (A(m, k) with k < m, B(k, n) with n < k, upper). Any nonzero there (NaN too)
@@ -530,17 +445,14 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 #endif  // TRIMM_SM90_DEVICE
 
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
-// kPipelined (tf32, Structured only): consume_pipelined's mainloop instead of consume's.
 // Block x computes units order.at(x), order.at(x + gridDim.x), ... of the schedule (one each,
 // except in Mode::Dense, whose order is the schedule's own).
-template <bool kLower, bool kSplit, Mode kMode, bool kPipelined = false>
+template <bool kLower, bool kSplit, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
                               const __grid_constant__ CUtensorMap map_y, Problem p,
                               sched::TriangleSchedule s, int64_t batch_offset, int scanners,
                               const __grid_constant__ sched::DispatchOrder order) {
-  static_assert(!kPipelined || (!kSplit && kMode == Mode::Structured),
-                "the pipelined mainloop sums one TF32 product per k8, triangular inputs only");
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer, so that the
   // compiler still knows the address space (else every access is a generic LD/ST).
@@ -620,23 +532,18 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int it = 0; it < kPrepareAhead && it < steps; ++it)
       if (prepare_x<kLower, kSplit, kMode>(sm, tc, k_begin, it, q0, tid) && skip_from > it)
         skip_from = it;
-    if constexpr (kPipelined) {
-      consume_pipelined<kLower>(sm, tc, k_begin, steps, q0, L, tid, acc);
-    } else {
-      YFragment f;
-      if (steps > 0) load_y(sm, q0, L, f);
-      // The skip test sits between stages, not between `ready` and the wgmmas (a branch there
-      // cost 1.6 % at n = 4096).
-      int it = 0;
-      for (; it < steps && it < skip_from; ++it)
-        consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part,
-                                       skip_from);
-      if constexpr (kMode == Mode::Detect) {
-        if (it < steps) {  // the producer stopped (one unit per block): the general launch redoes it
-          for (; it < steps; ++it)
-            run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
-          return;
-        }
+    YFragment f;
+    if (steps > 0) load_y(sm, q0, L, f);
+    // The skip test sits between stages, not between `ready` and the wgmmas (a branch there
+    // cost 1.6 % at n = 4096).
+    int it = 0;
+    for (; it < steps && it < skip_from; ++it)
+      consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part,
+                                     skip_from);
+    if constexpr (kMode == Mode::Detect) {
+      if (it < steps) {  // the producer stopped (one unit per block): the general launch redoes it
+        for (; it < steps; ++it) run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
+        return;
       }
     }
     q0 += steps;
@@ -700,9 +607,9 @@ double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + kUnitOverhead;
 }
 
-template <bool kLower, bool kSplit, Mode kMode, bool kPipelined = false>
+template <bool kLower, bool kSplit, Mode kMode>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode, kPipelined>;
+  constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel>();
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
@@ -758,16 +665,10 @@ void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) 
           : sm90::launch<false, true, Mode::Structured>(p, dev, stream);
 }
 
-// Structure::Detect runs on sm90_tf32x3 only (the host API refuses it for these kernels).
+// Structure::Detect runs on sm90_tf32x3 only (the host API refuses it for this kernel).
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream) {
   p.fill == Fill::Lower ? sm90::launch<true, false, sm90::Mode::Structured>(p, dev, stream)
                         : sm90::launch<false, false, sm90::Mode::Structured>(p, dev, stream);
-}
-
-void launch_sm90_tf32_pipelined(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  using sm90::Mode;
-  p.fill == Fill::Lower ? sm90::launch<true, false, Mode::Structured, true>(p, dev, stream)
-                        : sm90::launch<false, false, Mode::Structured, true>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
