@@ -19,6 +19,7 @@
 #   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
 #   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
 #   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
+#   SANITIZE_MAX_N=4097                    (the sanitizer runs' TRIMM_TEST_MAX_N; default 300)
 #   NSYS_ARGS="--sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5"
 #                                          (nsys: the GPU timeline of one bench run; the kernel
 #                                           summary and the last call's launches, with gaps)
@@ -121,7 +122,7 @@ if has sanitize; then
       if ! "$build/tests/$bin" --gtest_list_tests --gtest_filter="$filter" | grep -q "^  "; then
         echo "no test of $bin matches the filter" | log; continue
       fi
-      TRIMM_TEST_MAX_N=300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      TRIMM_TEST_MAX_N=${SANITIZE_MAX_N:-300} compute-sanitizer --tool "$tool" --error-exitcode 1 \
         "$build/tests/$bin" --gtest_filter="$filter" > "$out/sanitizer-$tool.tmp" 2>&1 || status=1
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.tmp" | tail -3 | log
       { echo "== $tool $bin =="; cat "$out/sanitizer-$tool.tmp"; } >> "$out/sanitizer.log"

@@ -22,14 +22,41 @@ namespace trimm::sched {
 
 struct DispatchOrder {
   static constexpr int kMaxUnits = 1024;
-  int count = 0;  // 0: the schedule's own order
+  static constexpr uint16_t kHole = 0xFFFF;  // a persistent layout's "no more units"
+  int count = 0;   // entries in `unit`; 0: the schedule's own order
+  int blocks = 0;  // > 0: a persistent layout for a grid of that many blocks (persistent_order)
   uint16_t unit[kMaxUnits] = {};
-  // The unit block x computes.
-  TRIMM_HD int at(int x) const { return count == 0 ? x : int(unit[x]); }
+  // Entry x: the unit of block x in an index order; in a persistent layout, entry i·blocks + b is
+  // block b's i-th unit, or -1 where block b has fewer (its holes come last).
+  TRIMM_HD int at(int64_t x) const {
+    return count == 0 ? int(x) : unit[x] == kHole ? -1 : int(unit[x]);
+  }
+  TRIMM_HD int64_t extent(int64_t units) const { return count == 0 ? units : count; }
 };
 // Passed by value beside two 128-byte tensor maps and the problem: CUDA's classic 4 KB of kernel
 // parameters must hold them all.
 static_assert(sizeof(DispatchOrder) <= 2560, "kernel parameters: keep the order within 2.5 KB");
+
+// The units block b of a grid of g blocks computes, in order: entries b, b + g, b + 2g, ... up to
+// the order's extent or its first hole. One unit per block where g covers the units; a block's
+// whole list in a persistent layout.
+class BlockUnits {
+ public:
+  TRIMM_HD BlockUnits(const DispatchOrder& o, int64_t units, int64_t b, int64_t g)
+      : o_(o), end_(o.extent(units)), x_(b), g_(g) {}
+  TRIMM_HD bool next(int64_t& unit) {
+    if (x_ >= end_) return false;
+    const int u = o_.at(x_);
+    if (u < 0) return false;
+    unit = u;
+    x_ += g_;
+    return true;
+  }
+
+ private:
+  const DispatchOrder& o_;
+  int64_t end_, x_, g_;
+};
 
 // What the hardware does with units 0..w.size()-1 in index order (weights w, longest first) on
 // `slots` slots: each unit to the slot that frees first (LPT). Each slot's units, in order.
@@ -148,6 +175,36 @@ DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& co
   const std::vector<int> order = replay_order(packed, w);
   d.count = int(order.size());
   for (size_t x = 0; x < order.size(); ++x) d.unit[x] = uint16_t(order[x]);
+  return d;
+}
+
+// A persistent layout: one block per slot (at most), each running a fixed list of units, so that
+// a block's producer loads the next unit while its consumers store the last, and no block pays a
+// launch and a pipeline fill per unit. The lists are the packed slots of balanced_order, each
+// heaviest first, the blocks ordered by how many units they hold (so that every block's holes
+// come last). Empty (count 0, blocks 0: one block per unit, as before) for a dense schedule, where
+// the units fit the slots at once, or where the layout outgrows the table.
+template <class Cost>
+DispatchOrder persistent_order(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
+  DispatchOrder d{};
+  const int64_t units = s.num_units();
+  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return d;
+  std::vector<double> w(static_cast<size_t>(units));
+  for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
+  auto bins = improve_bins(lpt_bins(w, slots), w);
+  bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
+             bins.end());
+  std::stable_sort(bins.begin(), bins.end(),
+                   [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  const int64_t blocks = int64_t(bins.size()), levels = int64_t(bins.front().size());
+  if (blocks * levels > DispatchOrder::kMaxUnits) return d;
+  d.blocks = int(blocks);
+  d.count = int(blocks * levels);
+  for (int64_t i = 0; i < levels; ++i)
+    for (int64_t b = 0; b < blocks; ++b)
+      d.unit[i * blocks + b] = size_t(i) < bins[size_t(b)].size()
+                                   ? uint16_t(bins[size_t(b)][size_t(i)])
+                                   : DispatchOrder::kHole;
   return d;
 }
 

@@ -443,7 +443,8 @@ Options detect_options(const std::string& kernel, DeviceBuffer<uint32_t>& work) 
 }
 
 // Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
-// reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address.
+// reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address; at 2048
+// the units outnumber an H200's SMs, so its blocks are persistent (several units each).
 using DetectParam = std::tuple<test::Kind, Fill, int64_t>;
 class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
  protected:
@@ -518,7 +519,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          test::Kind::Dense, test::Kind::NonFinite,
                                          test::Kind::TriangularNonFinite),
                        ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values<int64_t>(4, 64, 129, 1000)),
+                       ::testing::Values<int64_t>(4, 64, 129, 1000, 2048)),
     [](const auto& info) {
       return std::string(test::name(std::get<0>(info.param))) + "_" +
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));

@@ -90,5 +90,74 @@ TEST(DispatchOrder, KeepsLongestFirstWhereItCannotHelp) {
   EXPECT_EQ(balanced_order(over, 132, band_cost).count, 0);
 }
 
+// A persistent layout: block b's list is entries b, b + blocks, ... up to its first hole; every
+// unit once; no more blocks than slots; each list heaviest first; its makespan that of the
+// packing (never above longest first's on the hardware's model).
+class PersistentOrderTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PersistentOrderTest, ListsEveryUnitOnceInAtMostOneBlockPerSlot) {
+  const auto [n, slots] = GetParam();
+  const TriangleSchedule s = make_schedule(n, 128, 32, slots);
+  const DispatchOrder d = persistent_order(s, slots, band_cost);
+  const int64_t units = s.num_units();
+  if (d.blocks == 0) {
+    EXPECT_EQ(d.count, 0);
+    // No layout, in these shapes: the units fit the slots at once, or outnumber the table.
+    EXPECT_TRUE(units <= slots || units > DispatchOrder::kMaxUnits);
+    return;
+  }
+  ASSERT_LE(d.blocks, slots);
+  ASSERT_EQ(d.count % d.blocks, 0);
+  std::vector<int> seen(size_t(units), 0);
+  double worst = 0;
+  for (int64_t b = 0; b < d.blocks; ++b) {
+    BlockUnits walk(d, units, b, d.blocks);
+    int64_t u, listed = 0;
+    double load = 0, last = 1e300;
+    while (walk.next(u)) {
+      ASSERT_LT(u, units);
+      ++seen[size_t(u)];
+      const double c = band_cost(s.unit(u));
+      EXPECT_LE(c, last) << "block " << b << " is not heaviest first";
+      last = c;
+      load += c;
+      ++listed;
+    }
+    EXPECT_GT(listed, 0) << "block " << b << " has nothing to do";
+    // Past the first hole, only holes.
+    for (int64_t x = b + listed * d.blocks; x < d.count; x += d.blocks) EXPECT_EQ(d.at(x), -1);
+    worst = std::max(worst, load);
+  }
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  EXPECT_LE(worst, greedy_makespan(s, DispatchOrder{}, slots) + 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, PersistentOrderTest,
+                         ::testing::Values(Case{100, 132}, Case{1000, 132}, Case{2048, 132},
+                                           Case{3000, 132}, Case{4096, 132}, Case{4096, 114},
+                                           Case{4096, 264}, Case{5000, 132}, Case{8192, 132}));
+
+// The H200's n = 4096 has a layout (660 entries for 528 units on 132 blocks); a schedule whose
+// layout outgrows the table, or a dense one, keeps one block per unit.
+TEST(PersistentOrder, CoversTheH200TriangleAndStepsAsideElsewhere) {
+  const DispatchOrder d = persistent_order(make_schedule(4096, 128, 32, 132), 132, band_cost);
+  EXPECT_EQ(d.blocks, 132);
+  EXPECT_EQ(persistent_order(make_schedule(8192, 128, 32, 132), 132, band_cost).blocks, 0);
+  EXPECT_EQ(persistent_order(make_schedule(4096, 128, 32, 132, true), 132, band_cost).blocks, 0);
+  EXPECT_EQ(persistent_order(make_schedule(1024, 128, 32, 132), 132, band_cost).blocks, 0);
+}
+
+// Without a layout, a block walks one unit where the grid covers the units.
+TEST(BlockUnits, WalksOneUnitPerBlockInTheScheduleOrder) {
+  const DispatchOrder d{};
+  for (int64_t b : {0, 5, 99}) {
+    BlockUnits walk(d, 100, b, 100);
+    int64_t u = -1;
+    ASSERT_TRUE(walk.next(u));
+    EXPECT_EQ(u, b);
+    EXPECT_FALSE(walk.next(u));
+  }
+}
+
 }  // namespace
 }  // namespace trimm::sched

@@ -56,22 +56,25 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
-// sched::balanced_order for schedule s on `slots` slots under cost (a function: each kernel
-// family has its own), built once per family and shape and kept (host memory, 2 KB per entry)
-// for the process.
+// sched::balanced_order (or, persistent, sched::persistent_order) for schedule s on `slots`
+// slots under cost (a function: each kernel family has its own), built once per family and shape
+// and kept (host memory, 2 KB per entry) for the process.
 template <class Cost>
 const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
-                                         const Cost& cost) {
+                                         const Cost& cost, bool persistent) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
   static std::mutex mu;
-  static std::map<std::tuple<const void*, int64_t, int, int, int, bool, int64_t>,
+  static std::map<std::tuple<const void*, int64_t, int, int, int, bool, int64_t, bool>,
                   std::unique_ptr<sched::DispatchOrder>>
       cache;
   const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
-                                   s.split_d, s.dense, slots);
+                                   s.split_d, s.dense, slots, persistent);
   const std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[key];
-  if (!slot) slot = std::make_unique<sched::DispatchOrder>(sched::balanced_order(s, slots, cost));
+  if (!slot)
+    slot = std::make_unique<sched::DispatchOrder>(persistent
+                                                      ? sched::persistent_order(s, slots, cost)
+                                                      : sched::balanced_order(s, slots, cost));
   return *slot;
 }
 
@@ -80,10 +83,12 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
 // each the fix-up pass for split tiles. `trans`: the kernel computes C' = Cᵀ (the Lower product).
 // cost(unit), where given: a single problem's units go in a balanced order (dispatch_order.hpp);
 // otherwise (a batch, whose blocks interleave across problems, or no cost) longest first.
+// persistent (a kernel that walks sched::BlockUnits): a single problem's grid is one block per
+// slot, each with its list of units, where sched::persistent_order has a layout for it.
 template <int kTile, class Launch, class Cost = std::nullptr_t>
 void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_per_sm, int k_step,
                           bool trans, Launch&& launch, cudaStream_t stream,
-                          const Cost& cost = nullptr) {
+                          const Cost& cost = nullptr, bool persistent = false) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
@@ -93,11 +98,12 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   static const sched::DispatchOrder kLongestFirst{};
   const sched::DispatchOrder* order = &kLongestFirst;
   if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
-    if (p.batch == 1) order = &cached_order(s, slots, cost);
+    if (p.batch == 1) order = &cached_order(s, slots, cost, persistent);
+  const unsigned blocks = unsigned(order->blocks > 0 ? order->blocks : units);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    launch(dim3(unsigned(units), nb), s, b0, *order);
+    launch(dim3(blocks, nb), s, b0, *order);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
       constexpr int kSubTiles = (kTile / 32) * (kTile / 32);

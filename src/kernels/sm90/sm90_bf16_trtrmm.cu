@@ -5,8 +5,10 @@
 // or MN-major (imm-trans-b), so both tiles are used exactly as TMA writes them from row-major
 // memory: A(m, k) K-major, B(k, n) N-major. No transpose, no register operand, no workspace.
 //
-// One block per work unit of the triangle scheduler (longest first, no split: see below), three
-// warpgroups:
+// A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
+// its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
+// producer loads the next unit while the consumers store the last), else one block per unit,
+// longest first. No split units (see below). Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
 //     (and its slot freed on mbarrier `empty`) while the current one runs;
@@ -108,11 +110,12 @@ __device__ __forceinline__ bool b_zero(int k, int n) {
 }
 
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
+// q0: the stages this block ran before this unit (the ring and its phases continue across units).
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
-                        const TileCoords& tc, int k_begin, int steps, int za, int zb) {
+                        const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb) {
   for (int it = 0; it < steps; ++it) {
-    const int s = it % kStages;
-    if (it >= kStages) ptx::mbar_wait(&sm.empty[s], ((it / kStages) & 1) ^ 1);
+    const int q = q0 + it, s = q % kStages;
+    if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
     ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
@@ -168,13 +171,14 @@ __device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, 
 // --- consumer mainloop ------------------------------------------------------------------------
 // acc (64 m × 128 n of warpgroup wg) = Σ over the unit's stages. Stage it's four wgmmas are one
 // commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
-// the tensor cores always have the next group queued.
+// the tensor cores always have the next group queued. The last stage's slot is freed once its
+// group is retired, at the end. q0: as for produce.
 template <bool kLower, bool kBf16>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                         int steps, int wg, int ctid, float (&acc)[64]) {
+                                         int steps, int q0, int wg, int ctid, float (&acc)[64]) {
   for (int it = 0; it < steps; ++it) {
-    const int s = it % kStages;
-    ptx::mbar_wait(&sm.full[s], (it / kStages) & 1);
+    const int q = q0 + it, s = q % kStages;
+    ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
     // Block-uniform: does the stage's k range cross A's or B's diagonal?
@@ -200,12 +204,13 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
     ptx::wgmma_commit();
     if (it > 0) {
       ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
-      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(it - 1) % kStages]);
+      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
     }
   }
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kStages]);
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
@@ -252,7 +257,8 @@ template <bool kLower, typename S>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
                             const __grid_constant__ CUtensorMap map_b, Problem16<S> p,
-                            sched::TriangleSchedule s, int64_t batch_offset) {
+                            sched::TriangleSchedule s, int64_t batch_offset,
+                            const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer (which would
   // make every shared access a generic one).
@@ -262,7 +268,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   S* C = p.C + b * p.stride_c;
-  const sched::WorkUnit u = s.unit(blockIdx.x);
+  const int64_t units = s.num_units();
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -275,28 +281,47 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
 
-  const TileCoords tc(u, kLower);
-  const int k_begin = int(u.k_begin);
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  auto steps_of = [](const sched::WorkUnit& u) {
+    return int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  };
+  int64_t x;
   if (tid >= kConsumerThreads) {
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
-      produce(sm, &map_a, &map_b, tc, k_begin, steps, za, zb);
-    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
-      // The mirror tile, in C's other triangle, is this block's to zero (+0 is all zero bits).
-      zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kLower,
-                                  kTile, tid - 32 * (kProducerWarp + 1), kHelperThreads);
+      int q0 = 0;
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = s.unit(x);
+        produce(sm, &map_a, &map_b, TileCoords(u, kLower), int(u.k_begin), steps_of(u), q0, za,
+                zb);
+        q0 += steps_of(u);
+      }
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits).
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = s.unit(x);
+        if (sched::TriangleSchedule::zeroes_mirror(u))
+          zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
+                                      kLower, kTile, tid - 32 * (kProducerWarp + 1),
+                                      kHelperThreads);
+      }
     }
     return;
   }
 
   const int wg = tid / 128;
-  float acc[64];
+  int q0 = 0;
+  for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+    const sched::WorkUnit u = s.unit(x);
+    const TileCoords tc(u, kLower);
+    float acc[64];
 #pragma unroll
-  for (int r = 0; r < 64; ++r) acc[r] = 0.f;
-  mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, k_begin, steps, wg, tid, acc);
-  store_tile<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj, acc);
+    for (int r = 0; r < 64; ++r) acc[r] = 0.f;
+    mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, int(u.k_begin), steps_of(u), q0, wg,
+                                                    tid, acc);
+    q0 += steps_of(u);
+    store_tile<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj, acc);
+  }
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
@@ -328,20 +353,32 @@ CUtensorMap make_map(const S* base, int64_t n, int64_t ld, int64_t stride, int64
   return map;
 }
 
+// A unit's time in stages for its block's list (persistent_order): its k stages plus one for the
+// epilogue's store.
+double unit_cost(const sched::WorkUnit& u) {
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 1.0;
+}
+
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, S>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
-  blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);  // opts in to the shared memory, checks fit
+  // Opts in to the shared memory, checks fit.
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   // Never split (see the top of this file): no fix-up pass.
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
+  // A batch: one block per unit, longest first (its blocks interleave across problems).
+  static const sched::DispatchOrder kLongestFirst{};
+  const sched::DispatchOrder& order =
+      p.batch == 1 ? cached_order(s, slots, unit_cost, /*persistent=*/true) : kLongestFirst;
+  const unsigned blocks = unsigned(order.blocks > 0 ? order.blocks : s.num_units());
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    kernel<<<dim3(unsigned(s.num_units()), nb), kThreads, smem, stream>>>(map_a, map_b, p, s, b0);
+    kernel<<<dim3(blocks, nb), kThreads, smem, stream>>>(map_a, map_b, p, s, b0, order);
     TRIMM_CUDA_CHECK(cudaGetLastError());
   }
 }

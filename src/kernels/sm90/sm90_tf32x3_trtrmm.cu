@@ -445,8 +445,9 @@ __device__ void store_tile(const OutView& o, const TileCoords& tc, const Consume
 #endif  // TRIMM_SM90_DEVICE
 
 // kSplit: 3xTF32 (precision fp32); otherwise one TF32 product per k8 (precision tf32).
-// Block x computes units order.at(x), order.at(x + gridDim.x), ... of the schedule (one each,
-// except in Mode::Dense, whose order is the schedule's own).
+// Block x computes the units sched::BlockUnits lists for it: one where the grid covers the units,
+// else a persistent list (packed, or in Mode::Dense the schedule's own order, every gridDim.x-th),
+// the ring and its phases continuing from one unit to the next.
 template <bool kLower, bool kSplit, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_tf32x3_trtrmm_kernel(const __grid_constant__ CUtensorMap map_x,
@@ -497,8 +498,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int zx = p.stride_a == 0 ? 0 : int(b), zy = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
-      for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-        const sched::WorkUnit u = s.unit(order.at(x));
+      int64_t x;
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = s.unit(x);
         if (produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin),
                            steps_of(u), q0, zx, zy, p.gate))
           break;
@@ -507,8 +509,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       const int ht = tid - 32 * (kProducerWarp + 1);
       // The mirror tiles, in C's other triangle, are this block's to zero.
-      for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-        const sched::WorkUnit u = s.unit(order.at(x));
+      int64_t x;
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = s.unit(x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
@@ -521,8 +524,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::setmaxnreg_inc<kConsumerRegs>();
   const ConsumerLane L(tid);
   int q0 = 0;
-  for (int64_t x = blockIdx.x; x < units; x += gridDim.x) {
-    const sched::WorkUnit u = s.unit(order.at(x));
+  int64_t x;
+  for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+    const sched::WorkUnit u = s.unit(x);
     const TileCoords tc(u, kLower);
     const int k_begin = int(u.k_begin), steps = steps_of(u);
     float acc[64], part[64];
@@ -541,7 +545,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       consume<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, L, tid, f, acc, part,
                                      skip_from);
     if constexpr (kMode == Mode::Detect) {
-      if (it < steps) {  // the producer stopped (one unit per block): the general launch redoes it
+      // The producer stopped, for this unit and the block's later ones: the general launch
+      // redoes them all.
+      if (it < steps) {
         for (; it < steps; ++it) run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
         return;
       }
@@ -630,7 +636,7 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         launch_maybe_dependent(kMode == Mode::Dense, kernel, grid, dim3(kThreads), smem, stream,
                                map_x, map_y, p, s, b0, scanners, order);
       },
-      stream, unit_cost);
+      stream, unit_cost, /*persistent=*/true);
 }
 
 }  // namespace
