@@ -10,8 +10,10 @@
 // write X_small next to it. No transpose pass, no workspace, nothing in global memory but A, B
 // and C.
 //
-// One block per work unit of the triangle scheduler (in a balanced dispatch order for a single
-// problem, longest first otherwise: sched/dispatch_order.hpp), three warpgroups:
+// For a single problem whose units outnumber the SMs, one persistent block per SM, each walking
+// its packed list of units (sched::persistent_order; the ring continues from unit to unit, so the
+// next unit's loads overlap the last one's store: −1.7 % at n = 4096, bench/RESULTS.md session
+// 7); otherwise one block per unit, longest first. Three warpgroups:
 //   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each. While the tensor cores run one
 //     stage's wgmmas, the consumers prepare the next stage's X (triangle masks, X_small) and
 //     signal mbarrier `ready`; after the wgmmas, mbarrier `empty` frees the stage;
@@ -605,9 +607,9 @@ void check_launch_registers() {
                     " (its setmaxnreg budget depends on it)");
 }
 
-// A unit's time in stages for the dispatch order (launch_over_triangle): its k stages plus
-// kUnitOverhead for the pipeline's fill and the epilogue's store. (Mode::Dense: units weigh the
-// same; its persistent grid takes them in the schedule's order.)
+// A unit's time in stages for the packing (launch_over_triangle): its k stages plus
+// kUnitOverhead for the epilogue's store (0.25 and 3 measured no different, session 7).
+// (Mode::Dense: units weigh the same; its persistent grid takes them in the schedule's order.)
 double unit_cost(const sched::WorkUnit& u) {
   constexpr double kUnitOverhead = 1.0;
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + kUnitOverhead;
