@@ -158,17 +158,25 @@ inline std::vector<int> replay_order(const std::vector<std::vector<int>>& bins,
   return order;
 }
 
+// Each unit's weight cost(u), where packing can help: none (empty) for a dense schedule (its
+// units weigh the same), where the units fit the slots at once, or outnumber DispatchOrder.
+template <class Cost>
+std::vector<double> packable_weights(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
+  const int64_t units = s.num_units();
+  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return {};
+  std::vector<double> w(static_cast<size_t>(units));
+  for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
+  return w;
+}
+
 // A balanced order for one problem's units on `slots` slots, where unit u costs cost(u) (any
 // consistent unit of time). The schedule's own order (count 0) for a dense schedule, where the
 // units do not fit DispatchOrder, or where the packing gains nothing over it.
 template <class Cost>
 DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
   DispatchOrder d{};
-  const int64_t units = s.num_units();
-  // A dense schedule's units weigh the same: nothing to balance.
-  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return d;
-  std::vector<double> w(static_cast<size_t>(units));
-  for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
+  const std::vector<double> w = packable_weights(s, slots, cost);
+  if (w.empty()) return d;
   const auto lpt = lpt_bins(w, slots);
   const auto packed = improve_bins(lpt, w);
   if (makespan(packed, w) >= makespan(lpt, w) * (1 - 1e-6)) return d;
@@ -187,10 +195,8 @@ DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& co
 template <class Cost>
 DispatchOrder persistent_order(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
   DispatchOrder d{};
-  const int64_t units = s.num_units();
-  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return d;
-  std::vector<double> w(static_cast<size_t>(units));
-  for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
+  const std::vector<double> w = packable_weights(s, slots, cost);
+  if (w.empty()) return d;
   auto bins = improve_bins(lpt_bins(w, slots), w);
   bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
              bins.end());
