@@ -189,9 +189,10 @@ DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& co
 // A persistent layout: one block per slot (at most), each running a fixed list of units, so that
 // a block's producer loads the next unit while its consumers store the last, and no block pays a
 // launch and a pipeline fill per unit. The lists are the packed slots of balanced_order, each
-// heaviest first, the blocks ordered by how many units they hold (so that every block's holes
-// come last). Empty (count 0, blocks 0: one block per unit, as before) for a dense schedule, where
-// the units fit the slots at once, or where the layout outgrows the table.
+// heaviest first; entry i·blocks + b is a hole once block b's list has ended (the blocks are
+// sorted by list length only so that the table is as short as it can be). Empty (count 0,
+// blocks 0) for a dense schedule, where the units fit the slots at once, or where the layout
+// outgrows the table: launch_order then takes balanced_order.
 template <class Cost>
 DispatchOrder persistent_order(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
   DispatchOrder d{};
@@ -212,6 +213,18 @@ DispatchOrder persistent_order(const TriangleSchedule& s, int64_t slots, Cost&& 
                                    ? uint16_t(bins[size_t(b)][size_t(i)])
                                    : DispatchOrder::kHole;
   return d;
+}
+
+// The order a launch takes: for a kernel that walks BlockUnits persistently, the persistent
+// layout where there is one; otherwise (and for other kernels) the balanced index order.
+template <class Cost>
+DispatchOrder launch_order(const TriangleSchedule& s, int64_t slots, Cost&& cost,
+                           bool persistent) {
+  if (persistent) {
+    const DispatchOrder d = persistent_order(s, slots, cost);
+    if (d.blocks > 0) return d;
+  }
+  return balanced_order(s, slots, cost);
 }
 
 }  // namespace trimm::sched

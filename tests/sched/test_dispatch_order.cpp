@@ -102,8 +102,11 @@ TEST_P(PersistentOrderTest, ListsEveryUnitOnceInAtMostOneBlockPerSlot) {
   const int64_t units = s.num_units();
   if (d.blocks == 0) {
     EXPECT_EQ(d.count, 0);
-    // No layout, in these shapes: the units fit the slots at once, or outnumber the table.
-    EXPECT_TRUE(units <= slots || units > DispatchOrder::kMaxUnits);
+    // No layout: the units fit the slots at once, outnumber the table, or their lists do; in
+    // the last case the launch still gets the balanced order.
+    if (units > slots && units <= DispatchOrder::kMaxUnits)
+      EXPECT_EQ(launch_order(s, slots, band_cost, true).count,
+                balanced_order(s, slots, band_cost).count);
     return;
   }
   ASSERT_LE(d.blocks, slots);
@@ -129,34 +132,63 @@ TEST_P(PersistentOrderTest, ListsEveryUnitOnceInAtMostOneBlockPerSlot) {
     worst = std::max(worst, load);
   }
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  // The launch takes this layout.
+  const DispatchOrder l = launch_order(s, slots, band_cost, true);
+  EXPECT_EQ(l.blocks, d.blocks);
+  EXPECT_TRUE(std::equal(l.unit, l.unit + l.count, d.unit));
+  // Never worse than the hardware's longest first, and within 3 % of a perfect split wherever
+  // the units are many and small beside the average load.
+  double total = 0;
+  for (int64_t u = 0; u < units; ++u) total += band_cost(s.unit(u));
   EXPECT_LE(worst, greedy_makespan(s, DispatchOrder{}, slots) + 1e-9);
+  if (units >= 4 * slots) EXPECT_LT(worst, 1.03 * total / double(slots));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, PersistentOrderTest,
                          ::testing::Values(Case{100, 132}, Case{1000, 132}, Case{2048, 132},
                                            Case{3000, 132}, Case{4096, 132}, Case{4096, 114},
-                                           Case{4096, 264}, Case{5000, 132}, Case{8192, 132}));
+                                           Case{4096, 264}, Case{5000, 132}, Case{5632, 132},
+                                           Case{8192, 132}));
 
 // The H200's n = 4096 has a layout (660 entries for 528 units on 132 blocks); a schedule whose
 // layout outgrows the table, or a dense one, keeps one block per unit.
 TEST(PersistentOrder, CoversTheH200TriangleAndStepsAsideElsewhere) {
   const DispatchOrder d = persistent_order(make_schedule(4096, 128, 32, 132), 132, band_cost);
   EXPECT_EQ(d.blocks, 132);
+  EXPECT_EQ(d.count, 660);  // 528 units, at most 5 a block
+  // 44 tiles a side: 990 units fit the table, their lists do not (8 a block): balanced order.
+  const TriangleSchedule wide = make_schedule(44 * 128, 128, 32, 132);
+  EXPECT_EQ(persistent_order(wide, 132, band_cost).blocks, 0);
+  const DispatchOrder l = launch_order(wide, 132, band_cost, true);
+  EXPECT_EQ(l.blocks, 0);
+  EXPECT_EQ(l.count, 990);
   EXPECT_EQ(persistent_order(make_schedule(8192, 128, 32, 132), 132, band_cost).blocks, 0);
   EXPECT_EQ(persistent_order(make_schedule(4096, 128, 32, 132, true), 132, band_cost).blocks, 0);
   EXPECT_EQ(persistent_order(make_schedule(1024, 128, 32, 132), 132, band_cost).blocks, 0);
 }
 
-// Without a layout, a block walks one unit where the grid covers the units.
-TEST(BlockUnits, WalksOneUnitPerBlockInTheScheduleOrder) {
-  const DispatchOrder d{};
+// Without a layout, a block walks one unit where the grid covers the units (in the index
+// order, if there is one), and every g-th unit where a grid of g blocks does not (Mode::Dense).
+TEST(BlockUnits, WalksOneUnitPerBlockOrEveryGridthUnit) {
+  const DispatchOrder none{};
   for (int64_t b : {0, 5, 99}) {
-    BlockUnits walk(d, 100, b, 100);
+    BlockUnits walk(none, 100, b, 100);
     int64_t u = -1;
     ASSERT_TRUE(walk.next(u));
     EXPECT_EQ(u, b);
     EXPECT_FALSE(walk.next(u));
   }
+  DispatchOrder index{};
+  index.count = 3;
+  index.unit[0] = 2, index.unit[1] = 0, index.unit[2] = 1;
+  int64_t u = -1;
+  BlockUnits first(index, 3, 0, 3);
+  ASSERT_TRUE(first.next(u));
+  EXPECT_EQ(u, 2);
+  EXPECT_FALSE(first.next(u));
+  std::vector<int64_t> walked;
+  for (BlockUnits strided(none, 10, 3, 4); strided.next(u);) walked.push_back(u);
+  EXPECT_EQ(walked, (std::vector<int64_t>{3, 7}));
 }
 
 }  // namespace

@@ -56,8 +56,7 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
-// sched::balanced_order (or, persistent, sched::persistent_order) for schedule s on `slots`
-// slots under cost (a function: each kernel family has its own), built once per family and shape
+// sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel family has its own), built once per family and shape
 // and kept (host memory, 2 KB per entry) for the process.
 template <class Cost>
 const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
@@ -72,9 +71,7 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
   const std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[key];
   if (!slot)
-    slot = std::make_unique<sched::DispatchOrder>(persistent
-                                                      ? sched::persistent_order(s, slots, cost)
-                                                      : sched::balanced_order(s, slots, cost));
+    slot = std::make_unique<sched::DispatchOrder>(sched::launch_order(s, slots, cost, persistent));
   return *slot;
 }
 
@@ -84,7 +81,8 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
 // cost(unit), where given: a single problem's units go in a balanced order (dispatch_order.hpp);
 // otherwise (a batch, whose blocks interleave across problems, or no cost) longest first.
 // persistent (a kernel that walks sched::BlockUnits): a single problem's grid is one block per
-// slot, each with its list of units, where sched::persistent_order has a layout for it.
+// slot, each with its list of units, where sched::persistent_order has a layout for it (else
+// the balanced order, one block per unit).
 template <int kTile, class Launch, class Cost = std::nullptr_t>
 void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_per_sm, int k_step,
                           bool trans, Launch&& launch, cudaStream_t stream,

@@ -7,8 +7,8 @@
 //
 // A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
 // its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
-// producer loads the next unit while the consumers store the last), else one block per unit,
-// longest first. No split units (see below). Three warpgroups:
+// producer loads the next unit while the consumers store the last), else one block per unit in
+// the balanced order (longest first for a batch). No split units (see below). Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
 //     (and its slot freed on mbarrier `empty`) while the current one runs;

@@ -389,7 +389,8 @@ __device__ uint32_t scan_outside_row(const float* a, const float* b, int n, int 
 }
 
 // The rows of this launch's batch entries, round-robin over its first `scanners` blocks (the
-// first wave, each slot's first and longest unit), under which the loads hide.
+// first wave: with persistent blocks, all of them, after their mirror tiles), under whose
+// multiply the loads hide.
 template <bool kLower>
 __device__ void scan_outside(const Problem& p, int64_t batch_offset, int scanners, int t,
                              int threads) {
