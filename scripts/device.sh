@@ -99,7 +99,8 @@ if has kernelbench; then
   note "kernelbench_eval"
   # A fresh extension directory: a build killed mid-way (a call's time limit) leaves torch's lock
   # file behind, and the next load_inline would wait on it for ever (session 7).
-  TORCH_EXTENSIONS_DIR=$(mktemp -d) python3 "$root/scripts/kernelbench_eval.py" 2>&1 | grep -v "^W1" | tail -12 | log || status=1
+  TORCH_EXTENSIONS_DIR=$(mktemp -d) python3 "$root/scripts/kernelbench_eval.py" 2>&1 |
+    grep -v "^W1" | tail -12 | log || status=1
 fi
 if has python; then
   note "python package + pytest"

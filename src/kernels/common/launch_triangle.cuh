@@ -56,8 +56,9 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
-// sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel family has its own), built once per family and shape
-// and kept (host memory, 2 KB per entry) for the process.
+// sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel
+// family has its own), built once per family and shape and kept (host memory, 2 KB per entry)
+// for the process.
 template <class Cost>
 const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
                                          const Cost& cost, bool persistent) {

@@ -551,7 +551,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The producer stopped, for this unit and the block's later ones: the general launch
       // redoes them all.
       if (it < steps) {
-        for (; it < steps; ++it) run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
+        for (; it < steps; ++it)
+          run_out<kLower, kSplit, kMode>(sm, tc, k_begin, it, steps, q0, tid);
         return;
       }
     }
