@@ -32,6 +32,8 @@ struct DispatchOrder {
     return count == 0 ? int(x) : unit[x] == kHole ? -1 : int(unit[x]);
   }
   TRIMM_HD int64_t extent(int64_t units) const { return count == 0 ? units : count; }
+  // The launch's blocks per problem: one per unit, or the persistent layout's.
+  TRIMM_HD int64_t grid(int64_t units) const { return blocks > 0 ? blocks : units; }
 };
 // Passed by value beside two 128-byte tensor maps and the problem: CUDA's classic 4 KB of kernel
 // parameters must hold them all.

@@ -76,6 +76,17 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
   return *slot;
 }
 
+// The order a launch over schedule s takes: cached_order for a single problem, given a cost;
+// otherwise longest first (a batch's blocks interleave across problems).
+template <class Cost>
+const sched::DispatchOrder& problem_order(int64_t batch, const sched::TriangleSchedule& s,
+                                          int64_t slots, const Cost& cost, bool persistent) {
+  static const sched::DispatchOrder kLongestFirst{};
+  if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
+    if (batch == 1) return cached_order(s, slots, cost, persistent);
+  return kLongestFirst;
+}
+
 // Runs a triangle kernel over p: the schedule for the blocks that fit at once, one launch per
 // 65535 batch entries (`launch(grid, schedule, first batch entry, dispatch order)`), and after
 // each the fix-up pass for split tiles. `trans`: the kernel computes C' = Cᵀ (the Lower product).
@@ -94,15 +105,11 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
-  static const sched::DispatchOrder kLongestFirst{};
-  const sched::DispatchOrder* order = &kLongestFirst;
-  if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
-    if (p.batch == 1) order = &cached_order(s, slots, cost, persistent);
-  const unsigned blocks = unsigned(order->blocks > 0 ? order->blocks : units);
+  const sched::DispatchOrder& order = problem_order(p.batch, s, slots, cost, persistent);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    launch(dim3(blocks, nb), s, b0, *order);
+    launch(dim3(unsigned(order.grid(units)), nb), s, b0, order);
     TRIMM_CUDA_CHECK(cudaGetLastError());
     if (fixups > 0) {
       constexpr int kSubTiles = (kTile / 32) * (kTile / 32);

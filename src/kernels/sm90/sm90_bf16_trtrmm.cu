@@ -371,11 +371,9 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // Never split (see the top of this file): no fix-up pass.
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
-  // A batch: one block per unit, longest first (its blocks interleave across problems).
-  static const sched::DispatchOrder kLongestFirst{};
   const sched::DispatchOrder& order =
-      p.batch == 1 ? cached_order(s, slots, unit_cost, /*persistent=*/true) : kLongestFirst;
-  const unsigned blocks = unsigned(order.blocks > 0 ? order.blocks : s.num_units());
+      problem_order(p.batch, s, slots, unit_cost, /*persistent=*/true);
+  const unsigned blocks = unsigned(order.grid(s.num_units()));
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
