@@ -97,6 +97,16 @@ __device__ __forceinline__ uint64_t desc_kmajor_sw128(const void* p) {
          (uint64_t(1) << 62);
 }
 
+// desc_kmajor_sw128 as its low word (start address >> 4, LBO field 1) and the constant high word:
+// another k offset or another buffer only adds (bytes >> 4) to the low word, one instruction
+// (shared addresses are below 2^18: the 14-bit field never carries into the next).
+__device__ __forceinline__ uint32_t desc_kmajor_sw128_lo(const void* p) {
+  return (smem_addr(p) >> 4) | (1u << 16);
+}
+__device__ __forceinline__ uint64_t desc_kmajor_sw128_from_lo(uint32_t lo) {
+  return (uint64_t((1024 >> 4) | (1u << 30)) << 32) | lo;
+}
+
 // Descriptor of an MN-major operand (B of D = A·B with N contiguous, used with imm-trans-b = 1)
 // in the 128-byte swizzle TMA writes: for 16-bit data, atoms of 64 N-elements (one 128-byte row)
 // × 8 k-rows, 1024 bytes. SBO: the step between 8-row k groups (1024 bytes when the k-rows of a
@@ -213,11 +223,23 @@ __device__ __forceinline__ uint32_t tf32_round(float x) {
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
   return r;
 }
-// Not for non-finite x: Inf − Inf is NaN, and no big/small split can carry ±Inf through the
-// cross products anyway (Inf times a zero small part is NaN). Structure::Detect routes such
-// inputs to the plain fp32 path.
+// Round to nearest (ties away) on the bits: half a TF32 ulp added, the 13 low bits cleared. Two
+// integer instructions where cvt.rna.tf32.f32 takes four (it guards NaN and Inf with a compare):
+// the split is most of the consumers' instructions between two stages' wgmmas, and they bound the
+// kernel (session 8: −12 % at n = 4096 with the two uses below). Inf stays Inf; a NaN whose low
+// bits carry into the sign (0x7fffffff, the GPU's own NaN) becomes a zero.
+__device__ __forceinline__ uint32_t tf32_round_bits(float x) {
+  return (__float_as_uint(x) + 0x1000u) & 0xFFFFE000u;
+}
+// small = x − big for big = the tensor cores' truncation of x (the raw X tile): x − big is exact
+// in fp32, then rounded to TF32 (its own dropped bits are below 2⁻²¹ of |x|). For a NaN x, big
+// still reads as NaN unless its payload lies in the 13 low bits only (then big reads as ±Inf and
+// small is zero: the products come out ±Inf or NaN, non-finite as the reference's NaN, which is
+// all Structure::Detect needs to route the call to its exact path). Not for ±Inf: Inf − Inf is
+// NaN, and no big/small split carries ±Inf through the cross products (Inf times a zero small
+// part is NaN); Structure::Detect routes such inputs to the plain fp32 path.
 __device__ __forceinline__ uint32_t tf32_small(float x) {
-  return tf32_round(x - __uint_as_float(tf32_trunc(x)));
+  return tf32_round_bits(x - __uint_as_float(tf32_trunc(x)));
 }
 
 }  // namespace trimm::kernels::sm90::ptx

@@ -271,23 +271,39 @@ __device__ __forceinline__ void consume(SharedStorage& sm, const TileCoords& tc,
   constexpr int kK8 = kStep / 8;
   const int q = q0 + it, s = q % kStages;
   const int k0 = k_begin + it * kStep;
-  // Split into big = tf32(y) and small; on stages that cross the diagonal, B's structural
-  // zeros are enforced here, in registers.
-  const int n = tc.n0 + L.box * kBox + L.nl;
-  const bool mask_y = !kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0);
+  // On stages that cross the diagonal, B's structural zeros are enforced here, in registers
+  // (a branch: the other stages skip the compares).
+  if (!kDense && (kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0)) {
+    const int n = tc.n0 + L.box * kBox + L.nl;
+#pragma unroll
+    for (int k8 = 0; k8 < kK8; ++k8)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (b_zero<kLower>(k0 + 8 * k8 + L.t + 4 * (e / 2), n + e % 2)) f.v[k8][e] = 0.f;
+  }
+  // Split into big = tf32(y) and small = y − big (fp32-exact), three instructions a value: small
+  // is left to the tensor cores' truncation (its error, under 2⁻²¹ of |y| and of either sign,
+  // is what the X side's rounded small already costs), and it carries a NaN that the bitwise
+  // rounding of big may drop. (tf32: big alone, so rounded by cvt, which keeps NaN.)
   uint32_t big[kK8][4], small[kK8][4];
 #pragma unroll
   for (int k8 = 0; k8 < kK8; ++k8)
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      float v = f.v[k8][e];
-      if (mask_y) v = b_zero<kLower>(k0 + 8 * k8 + L.t + 4 * (e / 2), n + e % 2) ? 0.f : v;
-      big[k8][e] = ptx::tf32_round(v);
-      if constexpr (kSplit) small[k8][e] = ptx::tf32_round(v - __uint_as_float(big[k8][e]));
+      const float v = f.v[k8][e];
+      if constexpr (kSplit) {
+        big[k8][e] = ptx::tf32_round_bits(v);
+        small[k8][e] = __float_as_uint(v - __uint_as_float(big[k8][e]));
+      } else {
+        big[k8][e] = ptx::tf32_round(v);
+      }
     }
   const StageBuffers& st = sm.stage[s];
+  const uint32_t x_lo = ptx::desc_kmajor_sw128_lo(st.x);
   auto x_desc = [&](bool small_plane, int k8) {
-    return ptx::desc_kmajor_sw128((small_plane ? st.x_small : st.x) + 8 * k8);
+    constexpr uint32_t kSmallOffset = sizeof(StageBuffers::x) >> 4, kK8Offset = 8 * 4 >> 4;
+    return ptx::desc_kmajor_sw128_from_lo(x_lo + (small_plane ? kSmallOffset : 0u) +
+                                          kK8Offset * uint32_t(k8));
   };
   ptx::mbar_wait(&sm.ready[s], (q / kStages) & 1);
 #pragma unroll
