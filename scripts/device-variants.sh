@@ -7,6 +7,8 @@
 #                                             (several lines per name: all apply; '#' comments)
 #                                             or <name> <file> <<path>: the file replaced by
 #                                             <path> (e.g. another version kept under bench/)
+#                                             or <name> - @<path>: a unified diff (git diff
+#                                             output, paths from the root) applied with patch
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
@@ -32,6 +34,12 @@ while read -r name file expr; do
   fi
   if [[ "$expr" == "<"* ]]; then  # '<path': the file replaced by that one (another version)
     cp "$root/${expr#<}" "$work/$name/$file"
+  elif [[ "$expr" == "@"* ]]; then  # '@path': a diff against the tree
+    if command -v patch > /dev/null; then
+      patch -s -p1 -d "$work/$name" < "$root/${expr#@}"
+    else
+      (cd "$work/$name" && git apply "$root/${expr#@}")
+    fi || { echo "variant $name: $expr does not apply" >&2; exit 1; }
   else
     before=$(md5sum < "$work/$name/$file")
     sed -i -e "$expr" "$work/$name/$file"
