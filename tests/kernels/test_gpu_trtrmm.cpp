@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
@@ -575,6 +576,44 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
             EXPECT_EQ((flags & 4u) != 0u, !std::isfinite(v)) << "flags " << flags;
             // allclose: 1e-30 times an integer on the tensor cores is not exact in fp32.
             EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, false));
+          }
+    }
+}
+
+// NaN payloads inside the triangles. sm90_tf32x3 rounds its split on the bits (ptx.cuh): the
+// GPU's own NaN (0x7fffffff, also with the sign) rounds to a zero big part and survives in the
+// small part; a NaN whose payload lies in the 13 low bits reads as ±Inf to the tensor cores.
+// Either way the structured launch's output must come out non-finite, so that Detect takes its
+// exact path and C is the dense product's (NaN exactly where it has NaN).
+TEST_F(GpuDetectPinned, NaNPayloadsInsideTheTrianglesReachTheExactPath) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const int64_t n : {130, 257}) {
+      if (n > test::max_n()) continue;
+      const int64_t ld = (n + 3) / 4 * 4;
+      const auto A0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+      const auto B0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+      // Inside the triangle: a diagonal element and one a few columns off it.
+      const int64_t r = n / 3, c = fill == Fill::Upper ? std::min(n - 1, r + 5) : r - 5;
+      for (const auto& [i, j] : {std::pair<int64_t, int64_t>{r, r}, {r, c}})
+        for (const bool in_a : {true, false})
+          for (const uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0x7fc00000u}) {
+            SCOPED_TRACE(std::string(to_string(fill)) + " n=" + std::to_string(n) + " " +
+                         (in_a ? "A" : "B") + "(" + std::to_string(i) + ", " +
+                         std::to_string(j) + ") = bits " + std::to_string(bits));
+            auto A = A0, B = B0;
+            std::memcpy(&(in_a ? A : B)[size_t(i * ld + j)], &bits, sizeof bits);
+            std::vector<double> ref(static_cast<size_t>(n * n));
+            cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+            std::vector<float> C(static_cast<size_t>(n * ld));
+            test::poison(C);
+            DeviceBuffer<float> dA(A), dB(B), dC(C);
+            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+            const Options o = detect_options("sm90_tf32x3", work);
+            trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
+            TEST_CUDA(cudaGetLastError());
+            EXPECT_EQ(work.download()[0], 8u) << "only the non-finite output flag";
+            EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, true));
           }
     }
 }
