@@ -36,7 +36,7 @@ while read -r name file expr; do
     cp "$root/${expr#<}" "$work/$name/$file"
   elif [[ "$expr" == "@"* ]]; then  # '@path': a diff against the tree
     if command -v patch > /dev/null; then
-      patch -s -p1 -d "$work/$name" < "$root/${expr#@}"
+      patch -s --batch --no-backup-if-mismatch -F0 -p1 -d "$work/$name" < "$root/${expr#@}"
     else
       (cd "$work/$name" && git apply "$root/${expr#@}")
     fi || { echo "variant $name: $expr does not apply" >&2; exit 1; }

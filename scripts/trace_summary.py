@@ -6,7 +6,8 @@
 Per traced consumer warp: the mean cycles of each phase of a stage (the points are those the
 variant stamps: 0 consume entry, 1 before the `ready` wait, 2 after it, 3 after the wgmmas are
 issued, 4 after preparing X ahead and loading the next Y fragment, 5 after the wgmma wait; 6 and
-7 around prepare_x's `full` wait), then each unit's start, store and stages.
+7 around prepare_x's `full` wait for stage q, which runs during stage q - 2), then each unit's
+start, store and stages.
 """
 import collections
 import sys
@@ -18,7 +19,7 @@ PHASES = [
     ("prepare X + load Y (3-4)", lambda v, nxt: v[4] - v[3]),
     ("wgmma wait (4-5)", lambda v, nxt: v[5] - v[4]),
     ("promotion, to next stage (5-0')", lambda v, nxt: nxt[0] - v[5] if nxt else None),
-    ("(inside 3-4: `full` wait, 6-7)", lambda v, nxt: v[7] - v[6] if v[6] > 0 else None),
+    ("`full` wait, 6-7 (in stage q-2's 3-4)", lambda v, nxt: v[7] - v[6] if v[6] > 0 else None),
 ]
 
 
@@ -47,7 +48,7 @@ def summarize(path):
             xs = [fn(st[q], st.get(q + 1) if st.get(q + 1, [0])[0] > 0 else None) for q in qs]
             xs = [x for x in xs if x is not None]
             if xs:
-                print(f"    {name:34s} {sum(xs) / len(xs):7.0f}")
+                print(f"    {name:40s} {sum(xs) / len(xs):7.0f}")
         for i, u in enumerate(units[key]):
             if u[0] == 0:
                 break

@@ -7,7 +7,8 @@ trace.txt is a VARIANTS file ("trace" replaces the kernel with the copy). The co
 at six points of every stage in consumer warps 0 and 4 (lane 0) of blocks 0 and 66 and at each
 unit's store; after the 12th launch of a structured instance it writes /tmp/trace_fp32.txt or
 /tmp/trace_tf32.txt (copy them to $OUT in the same call; scripts/trace_summary.py reads them).
-Timing diagnostics only: the stamps cost ~9 % (session 8). Generated from the current kernel, so
+Timing diagnostics only: the stamps cost ~9 % (session 8). Run the bench with the structured
+launch only (no --structure detect/both: Detect's launches stamp the same buffer). Generated from the current kernel, so
 the copy never goes stale; it fails loudly where an anchor below no longer matches.
 """
 import pathlib
@@ -109,7 +110,10 @@ namespace {
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    out = pathlib.Path(sys.argv[1])
+    out = pathlib.Path(sys.argv[1]).resolve()
+    if ROOT not in out.parents:
+        sys.exit("trace_variant.py: OUT_DIR must lie inside the repository (the device call copies "
+                 "the working tree, and the VARIANTS line names the copy by its path there)")
     src = (ROOT / KERNEL).read_text()
     for anchor, text in EDITS:
         n = src.count(anchor)
@@ -118,7 +122,7 @@ def main():
         src = src.replace(anchor, text)
     out.mkdir(parents=True, exist_ok=True)
     (out / "sm90_tf32x3_trtrmm.cu").write_text(src)
-    rel = (out / "sm90_tf32x3_trtrmm.cu").resolve().relative_to(ROOT)
+    rel = (out / "sm90_tf32x3_trtrmm.cu").relative_to(ROOT)
     (out / "trace.txt").write_text(f"trace {KERNEL} <{rel}\n")
     print(f"wrote {out}/sm90_tf32x3_trtrmm.cu and {out}/trace.txt")
 

@@ -13,10 +13,9 @@ namespace trimm {
 // (whatever it holds, NaN included); C's other strict triangle is written with zeros.
 // Non-finite values inside the triangles: the GPU kernels multiply whole tiles, structural zeros
 // included, so an Inf there can also turn other elements of its output tile into NaN (0·Inf), and
-// precision Fp32 turns ±Inf inputs into NaN (its split x − tf32(x) is Inf − Inf) and, on sm_90,
-// may turn a NaN in A whose payload lies in its 13 low mantissa bits into ±Inf products (still
-// non-finite where the dense product has NaN). For the dense product's own NaN/Inf semantics use
-// Structure::Detect.
+// precision Fp32 may give NaN where a product is ±Inf and ±Inf where it is NaN (its split of each
+// value into a TF32 big and small part cannot carry Inf: Inf − Inf is NaN). For the dense
+// product's own NaN/Inf semantics use Structure::Detect.
 enum class Fill { Upper, Lower };
 
 // 16-bit storage types for the GPU API: the bits of an IEEE binary16 value (half_t) or a bfloat16

@@ -580,11 +580,12 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
     }
 }
 
-// NaN payloads inside the triangles. sm90_tf32x3 rounds its split on the bits (ptx.cuh): the
-// GPU's own NaN (0x7fffffff, also with the sign) rounds to a zero big part and survives in the
-// small part; a NaN whose payload lies in the 13 low bits reads as ±Inf to the tensor cores.
-// Either way the structured launch's output must come out non-finite, so that Detect takes its
-// exact path and C is the dense product's (NaN exactly where it has NaN).
+// NaN payloads and Inf inside the triangles. sm90_tf32x3 rounds its split on the bits (ptx.cuh):
+// the GPU's own NaN (0x7fffffff, also with the sign) rounds to a zero big part and survives in
+// the small part; a NaN whose payload lies in its low bits reads as ±Inf to the tensor cores;
+// A's small part of any of them is zero. Whatever the structured launch makes of them, its
+// output must come out non-finite, so that Detect takes its exact path and C is the dense
+// product's (NaN and Inf exactly where it has them).
 TEST_F(GpuDetectPinned, NaNPayloadsInsideTheTrianglesReachTheExactPath) {
   SCOPED_TRACE(test::seed_note(seed_));
   for (const Fill fill : {Fill::Upper, Fill::Lower})
@@ -593,14 +594,19 @@ TEST_F(GpuDetectPinned, NaNPayloadsInsideTheTrianglesReachTheExactPath) {
       const int64_t ld = (n + 3) / 4 * 4;
       const auto A0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
       const auto B0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
-      // Inside the triangle: a diagonal element and one a few columns off it.
+      // Inside the triangle: a diagonal element, one a few columns off it (both in a tile that
+      // straddles the diagonal) and one in the triangle's far corner column (a tile off it).
       const int64_t r = n / 3, c = fill == Fill::Upper ? std::min(n - 1, r + 5) : r - 5;
-      for (const auto& [i, j] : {std::pair<int64_t, int64_t>{r, r}, {r, c}})
+      const int64_t far = fill == Fill::Upper ? n - 1 : 0;
+      for (const auto& [i, j] : {std::pair<int64_t, int64_t>{r, r}, {r, c}, {r, far}})
         for (const bool in_a : {true, false})
-          for (const uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0x7fc00000u}) {
+          for (const uint32_t bits : {0x7fffffffu, 0xffffffffu, 0x7f800001u, 0x7fc00000u,
+                                      0x7f800000u, 0xff800000u}) {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "0x%08x", bits);
             SCOPED_TRACE(std::string(to_string(fill)) + " n=" + std::to_string(n) + " " +
                          (in_a ? "A" : "B") + "(" + std::to_string(i) + ", " +
-                         std::to_string(j) + ") = bits " + std::to_string(bits));
+                         std::to_string(j) + ") = " + hex);
             auto A = A0, B = B0;
             std::memcpy(&(in_a ? A : B)[size_t(i * ld + j)], &bits, sizeof bits);
             std::vector<double> ref(static_cast<size_t>(n * n));

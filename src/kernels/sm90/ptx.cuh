@@ -224,20 +224,21 @@ __device__ __forceinline__ uint32_t tf32_round(float x) {
   return r;
 }
 // Round to nearest (ties away) on the bits: half a TF32 ulp added, the 13 low bits cleared. Two
-// integer instructions where cvt.rna.tf32.f32 takes four (it guards NaN and Inf with a compare):
-// the split is most of the consumers' instructions between two stages' wgmmas, and they bound the
-// kernel (session 8: −12 % at n = 4096 with the two uses below). Inf stays Inf; a NaN whose low
-// bits carry into the sign (0x7fffffff, the GPU's own NaN) becomes a zero.
+// integer instructions where cvt.rna.tf32.f32 takes three (a compare that guards NaN and Inf, a
+// predicated add, the mask): the split is most of the consumers' instructions between two
+// stages' wgmmas, and they bound the kernel (session 8: −12 % at n = 4096 with the uses below).
+// As cvt, finite values past the largest TF32 round to Inf and Inf stays Inf; unlike it, a NaN
+// whose payload lies in its 12 low bits becomes ±Inf, and one whose low bits carry into the sign
+// (0x7fffffff, the GPU's own NaN) becomes a zero: callers keep x − result, which is NaN then.
 __device__ __forceinline__ uint32_t tf32_round_bits(float x) {
   return (__float_as_uint(x) + 0x1000u) & 0xFFFFE000u;
 }
 // small = x − big for big = the tensor cores' truncation of x (the raw X tile): x − big is exact
-// in fp32, then rounded to TF32 (its own dropped bits are below 2⁻²¹ of |x|). For a NaN x, big
-// still reads as NaN unless its payload lies in the 13 low bits only (then big reads as ±Inf and
-// small is zero: the products come out ±Inf or NaN, non-finite as the reference's NaN, which is
-// all Structure::Detect needs to route the call to its exact path). Not for ±Inf: Inf − Inf is
-// NaN, and no big/small split carries ±Inf through the cross products (Inf times a zero small
-// part is NaN); Structure::Detect routes such inputs to the plain fp32 path.
+// in fp32, then rounded to TF32 (its own dropped bits are below 2⁻²¹ of |x|). For a non-finite
+// x, x − big is the GPU's NaN and small is a zero; big still reads as NaN or ±Inf (a NaN whose
+// payload lies in its 13 low bits reads as ±Inf), so every product x takes part in comes out
+// NaN or ±Inf, though not always the one the dense product has: non-finite, which is all
+// Structure::Detect needs to route the call to its exact path.
 __device__ __forceinline__ uint32_t tf32_small(float x) {
   return tf32_round_bits(x - __uint_as_float(tf32_trunc(x)));
 }

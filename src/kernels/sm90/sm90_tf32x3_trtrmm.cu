@@ -87,8 +87,9 @@ struct SharedStorage {
   int skipped[kStages];
   int block_skip;  // the whole block returns at once (thread 0 read the flags)
 };
-static_assert(sizeof(SharedStorage) + 1024 <= (1u << 18),
-              "shared addresses below 2^18: a descriptor's low word never carries (consume)");
+// (A block's shared window is 228 KB on sm_90, below 2^18 bytes: a descriptor's 14-bit address
+// field, and so its low word, never carries; consume relies on it.)
+static_assert(sizeof(SharedStorage) + 1024 <= 228 * 1024, "one block's shared memory");
 
 // Where a tile lies in C. Upper: C(m, n) = Σ A(m, k)·B(k, n) over tile (bi, bj) of the
 // scheduler; Lower: the scheduler's C' = Cᵀ, so tile (bi, bj) is rows bj, columns bi of C.
