@@ -531,7 +531,26 @@ INSTANTIATE_TEST_SUITE_P(
 // tail of odd n), or in the triangle's last row; a tiny nonzero, NaN or Inf. Each must send the
 // call to the right path (flags) and give the dense product's triangle. And batches: the value
 // in one entry of a batch, with A shared by the batch (stride 0).
-class GpuDetectPinned : public GpuDetect {};
+class GpuDetectPinned : public GpuDetect {
+ protected:
+  // One Detect call on sm90_tf32x3 (rows ld apart, C poisoned, the workspace dirty): its flags
+  // and C, beside the dense product's triangle in fp64.
+  void run(Fill fill, int64_t n, int64_t ld, const std::vector<float>& A,
+           const std::vector<float>& B, uint32_t& flags, std::vector<float>& C,
+           std::vector<double>& ref) {
+    ref.assign(static_cast<size_t>(n * n), 0.0);
+    cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+    C.assign(static_cast<size_t>(n * ld), 0.f);
+    test::poison(C);
+    DeviceBuffer<float> dA(A), dB(B), dC(C);
+    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+    const Options o = detect_options("sm90_tf32x3", work);
+    trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    flags = work.download()[0];
+    C = dC.download();
+  }
+};
 
 TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
   SCOPED_TRACE(test::seed_note(seed_));
@@ -562,20 +581,14 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
                          std::to_string(c) + ") = " + std::to_string(v));
             auto A = A0, B = B0;
             (in_a ? A : B)[size_t(r * ld + c)] = v;
-            std::vector<double> ref(static_cast<size_t>(n * n));
-            cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
-            std::vector<float> C(static_cast<size_t>(n * ld));
-            test::poison(C);
-            DeviceBuffer<float> dA(A), dB(B), dC(C);
-            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-            const Options o = detect_options("sm90_tf32x3", work);
-            trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
-            TEST_CUDA(cudaGetLastError());
-            const uint32_t flags = work.download()[0];
+            uint32_t flags = 0;
+            std::vector<float> C;
+            std::vector<double> ref;
+            ASSERT_NO_FATAL_FAILURE(run(fill, n, ld, A, B, flags, C, ref));
             EXPECT_EQ(flags & 3u, in_a ? 1u : 2u) << "flags " << flags;
             EXPECT_EQ((flags & 4u) != 0u, !std::isfinite(v)) << "flags " << flags;
             // allclose: 1e-30 times an integer on the tensor cores is not exact in fp32.
-            EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, false));
+            EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ld, ref, false));
           }
     }
 }
@@ -609,17 +622,12 @@ TEST_F(GpuDetectPinned, NaNPayloadsInsideTheTrianglesReachTheExactPath) {
                          std::to_string(j) + ") = " + hex);
             auto A = A0, B = B0;
             std::memcpy(&(in_a ? A : B)[size_t(i * ld + j)], &bits, sizeof bits);
-            std::vector<double> ref(static_cast<size_t>(n * n));
-            cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
-            std::vector<float> C(static_cast<size_t>(n * ld));
-            test::poison(C);
-            DeviceBuffer<float> dA(A), dB(B), dC(C);
-            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-            const Options o = detect_options("sm90_tf32x3", work);
-            trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
-            TEST_CUDA(cudaGetLastError());
-            EXPECT_EQ(work.download()[0], 8u) << "only the non-finite output flag";
-            EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, true));
+            uint32_t flags = 0;
+            std::vector<float> C;
+            std::vector<double> ref;
+            ASSERT_NO_FATAL_FAILURE(run(fill, n, ld, A, B, flags, C, ref));
+            EXPECT_EQ(flags, 8u) << "only the non-finite output flag";
+            EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ld, ref, true));
           }
     }
 }
