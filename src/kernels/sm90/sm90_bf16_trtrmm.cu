@@ -11,7 +11,9 @@
 // the balanced order (longest first for a batch). No split units (see below). Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
-//     (and its slot freed on mbarrier `empty`) while the current one runs;
+//     (and its slot freed on mbarrier `empty`) while the current one runs; the epilogue rounds
+//     the warpgroup's 64 rows into shared memory and one thread stores them with TMA, so that
+//     the consumers start the next unit while C is written (−12 % at n = 4096, session 9);
 //   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
 //   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
 // Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
@@ -72,10 +74,17 @@ struct alignas(1024) StageBuffers {
   uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
 };
 static_assert(sizeof(StageBuffers) == 2 * 2 * kTile * kStep, "no padding inside a stage");
+// C's tile on its way out: each consumer's 64 rows as two TMA boxes of 64 columns, in the same
+// 128-byte swizzle (so that the accumulators' pairs land in distinct banks).
+struct alignas(1024) OutBuffer {
+  uint16_t box[kTile / kBoxN][64 * kBoxN];
+};
 struct SharedStorage {
   StageBuffers stage[kStages];
+  OutBuffer out[kConsumers];
   uint64_t full[kStages], empty[kStages];
 };
+static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
 // the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
@@ -98,6 +107,7 @@ constexpr int kProducerWarp = kConsumerThreads / 32;
 constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
 constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
+constexpr int kStoreBarrier = 4;  // named barriers of one consumer's epilogue (4, 5)
 
 // Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
 template <bool kLower>
@@ -215,12 +225,62 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
 
 // --- epilogue ---------------------------------------------------------------------------------
 // Accumulator 4j + 2h + e of lane (g, t) in warp q of warpgroup wg holds C(m, n) with
-// m = m0 + 64·wg + 16·q + g + 8h and n = n0 + 8j + 2t + e: each thread stores pairs of adjacent
-// columns, rounded to the type to nearest even. diag: the tile straddles the diagonal, whose
-// other side is written as zero.
+// m = m0 + 64·wg + r, r = 16·q + g + 8h, and n = n0 + c, c = 8j + 2t + e. Each thread rounds
+// pairs of adjacent columns to the type (nearest even). diag: the tile straddles the diagonal,
+// whose other side is written as zero.
 template <bool kLower, typename E>
-__device__ void store_tile(E* C, int64_t ldc, int64_t n, const TileCoords& tc, int wg, bool diag,
-                           const float (&acc)[64]) {
+__device__ __forceinline__ uint32_t out_pair(const float (&acc)[64], int h, int j, int64_t m,
+                                             int64_t nc, bool diag) {
+  float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+  if (diag) {
+    v0 = (kLower ? m < nc : m > nc) ? 0.f : v0;
+    v1 = (kLower ? m < nc + 1 : m > nc + 1) ? 0.f : v1;
+  }
+  if constexpr (std::is_same_v<E, __nv_bfloat16>) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  } else {
+    const __half2 v = __floats2half2_rn(v0, v1);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+}
+
+// Through shared memory: the warpgroup writes its 64 rows into its OutBuffer and one thread
+// stores them with TMA (rows past n are not written), so that the consumers go on to the next
+// unit while the store runs (−12 % at n = 4096, session 9). The buffer is free once the previous
+// unit's store has read it. TMA clips the columns past n only to 16 bytes, so a tile that holds
+// column n − 1 takes store_tile_direct unless n is a multiple of 8.
+template <bool kLower, typename E>
+__device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+                               const TileCoords& tc, int wg, bool diag, const float (&acc)[64]) {
+  const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
+  OutBuffer& ob = sm.out[wg];
+  if (wtid == 0) ptx::bulk_wait_read_all();
+  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int r = 16 * q + g + 8 * h;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int c = 8 * j + 2 * t, chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
+      *reinterpret_cast<uint32_t*>(&ob.box[c / kBoxN][r * kBoxN + chunk * 8 + c % 8]) =
+          out_pair<kLower, E>(acc, h, j, tc.m0 + 64 * wg + r, tc.n0 + c, diag);
+    }
+  }
+  ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+  if (wtid == 0) {
+#pragma unroll
+    for (int bx = 0; bx < kTile / kBoxN; ++bx)
+      ptx::tma_store_3d(map_c, ob.box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
+    ptx::bulk_commit();
+  }
+}
+
+// From registers, element by element where a pair would cross column n − 1.
+template <bool kLower, typename E>
+__device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords& tc, int wg,
+                                  bool diag, const float (&acc)[64]) {
   const int q = (threadIdx.x % 128) / 32, g = (threadIdx.x % 32) / 4, t = threadIdx.x % 4;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -230,23 +290,11 @@ __device__ void store_tile(E* C, int64_t ldc, int64_t n, const TileCoords& tc, i
     for (int j = 0; j < 16; ++j) {
       const int64_t c = tc.n0 + 8 * j + 2 * t;
       if (c >= n) continue;
-      float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-      if (diag) {
-        v0 = (kLower ? m < c : m > c) ? 0.f : v0;
-        v1 = (kLower ? m < c + 1 : m > c + 1) ? 0.f : v1;
-      }
-      E* out = C + m * ldc + c;
-      if (c + 1 < n) {
-        if constexpr (std::is_same_v<E, __nv_bfloat16>)
-          *reinterpret_cast<__nv_bfloat162*>(out) = __floats2bfloat162_rn(v0, v1);
-        else
-          *reinterpret_cast<__half2*>(out) = __floats2half2_rn(v0, v1);
-      } else {
-        if constexpr (std::is_same_v<E, __nv_bfloat16>)
-          *out = __float2bfloat16_rn(v0);
-        else
-          *out = __float2half_rn(v0);
-      }
+      const uint32_t v = out_pair<kLower, E>(acc, h, j, m, c, diag);
+      if (c + 1 < n)
+        *reinterpret_cast<uint32_t*>(C + m * ldc + c) = v;
+      else
+        *reinterpret_cast<uint16_t*>(C + m * ldc + c) = uint16_t(v);  // the low half: column c
     }
   }
 }
@@ -256,7 +304,8 @@ __device__ void store_tile(E* C, int64_t ldc, int64_t n, const TileCoords& tc, i
 template <bool kLower, typename S>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
-                            const __grid_constant__ CUtensorMap map_b, Problem16<S> p,
+                            const __grid_constant__ CUtensorMap map_b,
+                            const __grid_constant__ CUtensorMap map_c, Problem16<S> p,
                             sched::TriangleSchedule s, int64_t batch_offset,
                             const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
@@ -278,6 +327,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::mbar_init_fence();
     ptx::tma_prefetch_descriptor(&map_a);
     ptx::tma_prefetch_descriptor(&map_b);
+    ptx::tma_prefetch_descriptor(&map_c);
   }
   __syncthreads();
 
@@ -320,8 +370,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, int(u.k_begin), steps_of(u), q0, wg,
                                                     tid, acc);
     q0 += steps_of(u);
-    store_tile<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj, acc);
+    if (p.n % 8 != 0 && tc.n0 + kTile > p.n)  // the same for the whole block
+      store_tile_direct<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj,
+                                acc);
+    else
+      store_tile_tma<kLower, Elem<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
   }
+  if (tid % 128 == 0) ptx::bulk_wait_all();  // C written before the block's shared memory goes
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
@@ -368,6 +423,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
+  const CUtensorMap map_c = make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, 64);
   // Never split (see the top of this file): no fix-up pass.
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
@@ -377,7 +433,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    kernel<<<dim3(blocks, nb), kThreads, smem, stream>>>(map_a, map_b, p, s, b0, order);
+    kernel<<<dim3(blocks, nb), kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
     TRIMM_CUDA_CHECK(cudaGetLastError());
   }
 }
@@ -389,9 +445,10 @@ namespace trimm::kernels {
 
 template <typename T>
 bool tma_compatible_16bit(const Problem16<T>& p) {
-  // TMA: 16-byte aligned bases and row strides (and C's rows, for the epilogue's paired stores
-  // and the mirror's 16-byte stores). Batch entries must not overlap unless the operand is
-  // shared (stride 0). TMA's limits: 32-bit coordinates, strides below 2^40 bytes.
+  // TMA: 16-byte aligned bases and row strides (C's too: the epilogue stores through TMA, the
+  // mirror with 16-byte stores). Batch entries must not overlap unless the operand is shared
+  // (stride 0; never C, validate_args). TMA's limits: 32-bit coordinates, strides below 2^40
+  // bytes.
   auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
   constexpr int64_t kVec = 16 / int64_t(sizeof(T)), kMaxStride = (int64_t(1) << 40) / 2;
   auto batch_ok = [&](int64_t stride, int64_t ld) {
@@ -401,8 +458,9 @@ bool tma_compatible_16bit(const Problem16<T>& p) {
          p.ldb % kVec == 0 && p.ldc % kVec == 0 &&
          (p.batch <= 1 ||
           (p.stride_a % kVec == 0 && p.stride_b % kVec == 0 && p.stride_c % kVec == 0)) &&
-         batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) && p.n < (int64_t(1) << 31) &&
-         p.lda < kMaxStride && p.ldb < kMaxStride && p.batch <= INT32_MAX;
+         batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
+         batch_ok(p.stride_c, p.ldc) && p.n < (int64_t(1) << 31) && p.lda < kMaxStride &&
+         p.ldb < kMaxStride && p.ldc < kMaxStride && p.batch <= INT32_MAX;
 }
 template bool tma_compatible_16bit(const Problem16<half_t>&);
 template bool tma_compatible_16bit(const Problem16<bfloat16_t>&);
