@@ -46,6 +46,10 @@ struct MmaTile {
 // 3xTF32 on mma.sync m16n8k8: 8 warps of 64×32, 16 k per stage.
 inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 
+// 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
+// 64×32, 32 k per stage (two k16 steps).
+inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1};
+
 // A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also
 // prepare each stage's shared-memory operand, and one warpgroup whose TMA producer warp loads a
 // `stages`-deep ring of bk-wide k slices into shared memory.

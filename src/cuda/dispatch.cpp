@@ -37,13 +37,17 @@ const KernelEntry kTable[] = {
      "one thread per element, plain fp32 loop over the band (the yardstick)"},
 };
 
-// 16-bit data: wgmma where TMA can address the operands, the CUDA-core fallback elsewhere.
+// 16-bit data: wgmma where TMA can address the operands, mma.sync elsewhere (any alignment, any
+// GPU from sm_80). The CUDA-core kernel runs only when forced: the plain yardstick.
 const KernelEntry16 kTable16[] = {
     {"sm90_16bit", 90, 90, true, true, kernels::launch_sm90_16bit, kernels::launch_sm90_16bit,
      "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
      "+ 2 consumer warpgroups, 128x128 tiles"},
-    {"simt_16bit", 80, kAnyCc, true, false, kernels::launch_simt_16bit, kernels::launch_simt_16bit,
-     "bf16/fp16 data, fp32 FFMA on 64x64 tiles: the fallback for any alignment and GPU"},
+    {"sm80_16bit", 80, kAnyCc, true, false, kernels::launch_sm80_16bit, kernels::launch_sm80_16bit,
+     "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, "
+     "register-staged double buffer"},
+    {"simt_16bit", 80, kAnyCc, false, false, kernels::launch_simt_16bit,
+     kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };
 
 template <class Entry>

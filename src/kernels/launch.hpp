@@ -76,6 +76,8 @@ template <typename T>
 bool tma_compatible_16bit(const Problem16<T>& p);
 void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_sm80_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 

@@ -169,14 +169,17 @@ TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {
 namespace trimm::dispatch {
 namespace {
 
-// 16-bit data: its own table. wgmma where TMA takes the operands on sm_90, the CUDA-core fallback
-// everywhere else; fp32 accumulation only.
-TEST(Dispatch16, WgmmaOnHopperFallbackElsewhere) {
+// 16-bit data: its own table. wgmma where TMA takes the operands on sm_90, mma.sync everywhere
+// else; the CUDA-core kernel only when forced; fp32 accumulation only.
+TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
   EXPECT_STREQ(select16(90, Precision::Auto, "").name, "sm90_16bit");
   EXPECT_STREQ(select16(90, Precision::Fp32, "").name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, Precision::Auto, "", false).name, "simt_16bit");
-  for (int cc : {80, 86, 89, 100}) EXPECT_STREQ(select16(cc, Precision::Auto, "").name, "simt_16bit");
-  EXPECT_STREQ(select16(90, Precision::Auto, "simt_16bit").name, "simt_16bit");
+  EXPECT_STREQ(select16(90, Precision::Auto, "", false).name, "sm80_16bit");
+  for (int cc : {80, 86, 89, 100}) EXPECT_STREQ(select16(cc, Precision::Auto, "").name, "sm80_16bit");
+  for (bool tma_ok : {true, false}) {
+    EXPECT_STREQ(select16(90, Precision::Auto, "simt_16bit", tma_ok).name, "simt_16bit");
+    EXPECT_STREQ(select16(90, Precision::Auto, "sm80_16bit", tma_ok).name, "sm80_16bit");
+  }
   EXPECT_THROW(select16(80, Precision::Auto, "sm90_16bit"), InvalidArgument);
   EXPECT_THROW(select16(90, Precision::Auto, "sm90_16bit", false), InvalidArgument);
 }

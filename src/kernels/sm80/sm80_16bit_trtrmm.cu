@@ -1,0 +1,343 @@
+// sm80_16bit: C = triu(A·B) (or tril) for 16-bit data, bf16 or fp16, on the tensor cores of any
+// GPU from sm_80 with mma.sync m16n8k16 and fp32 sums; C rounded to the type once, at the store.
+//
+// The 16-bit kernel for operands TMA cannot address (rows that are not 16-byte aligned: odd
+// leading dimensions, offset views) and for GPUs without wgmma. Loads need no alignment: 16-byte
+// vectors where every row start is 16-byte aligned, 2-byte loads otherwise.
+//
+// One block per work unit of the triangle scheduler, never split (a split tile's partial would
+// reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32, a
+// register-staged double buffer as in sm80_tf32x3. Each operand's stage is stored k-contiguous,
+// (x, k) with x = m for A' and n for B', so that every fragment register of m16n8k16 (two
+// adjacent k of one row or column) is one 32-bit shared load. The triangle is masked as a slice
+// goes from registers to shared memory: the inputs' other triangle, NaN included, never reaches
+// the arithmetic.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "config/tile_config.hpp"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::kernels::sm80_16bit {
+namespace {
+
+constexpr config::MmaTile Cfg = config::kSm80_16bit;
+constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads();
+constexpr int kMi = Cfg.warp_m() / 16, kNi = Cfg.warp_n() / 8;  // m16 and n8 tiles per warp
+static_assert(Cfg.bm == Cfg.bn, "the scheduler's mirror trick needs square tiles");
+static_assert(Cfg.warp_m() % 16 == 0 && Cfg.warp_n() % 8 == 0, "warps hold whole m16n8 tiles");
+static_assert(kStep % 16 == 0 && kTile % kStep == 0, "stages hold whole k16 steps, bands whole stages");
+
+// A stage row: kStep 16-bit elements and 8 of padding, 20 words: a fragment load reads 8 rows
+// (groupID) × 4 words (threadID), and 20·g mod 32 steps by 4, so those 32 words fall in 32 banks.
+// Rows stay 16-byte aligned for the vector stores.
+constexpr int kRow = kStep + 8;
+static_assert((kRow / 2) % 8 == 4 && kRow * 2 % 16 == 0,
+              "a row stride of 4 banks (mod 32), 16-byte aligned rows");
+struct Stage {
+  uint16_t v[kTile][kRow];  // (x 128, k 32): x = m (A') or n (B'), k contiguous
+};
+struct SharedStorage {
+  Stage a[2], b[2];
+};
+
+template <typename S>
+using Elem = std::conditional_t<std::is_same_v<S, bfloat16_t>, __nv_bfloat16, __half>;
+
+// --- loads: global → registers → shared, the triangle masked --------------------------------
+// Moves kTile×kStep slices of one operand into Stages, k advancing by kStep per slice. Element
+// (x, k) of the operand is p[k·ld + x] when kContigX (x is the contiguous index) and p[x·ld + k]
+// otherwise; each thread moves vectors of 8 elements along the contiguous index (for kContigX,
+// the 32 lanes of a warp take 32 k rows of one x vector, so that the vector's 8 two-byte stores
+// down the stage's columns hit 16 distinct words; else 4 lanes a row). kKAtLeastX: A'
+// keeps k >= x (x = row), B' keeps k <= x (x = column). kVec: every row start is 16-byte
+// aligned, so whole vectors load at once. Coordinates are 32-bit (the host checks n < 2^31).
+template <bool kContigX, bool kKAtLeastX, bool kVec>
+struct Loader {
+  static constexpr int kVecs = kTile * kStep / (8 * kThreads);  // vectors per thread per slice
+  static_assert(kVecs >= 1 && kVecs * 8 * kThreads == kTile * kStep,
+                "the threads move the slice in whole 8-element vectors");
+  const uint16_t* src[kVecs];  // each vector's first element in the next slice
+  int X[kVecs], K[kVecs];      // its global coordinates
+  int64_t advance;             // pointer step per slice
+  uint32_t w[kVecs][4];        // the vector: element e in the (e % 2) half of word e / 2
+
+  __device__ Loader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
+      : advance(kContigX ? kStep * ld : kStep) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      const int idx = tid + q * kThreads;
+      const int xs = kContigX ? idx / kStep * 8 : idx / (kStep / 8);
+      const int ks = kContigX ? idx % kStep : (idx % (kStep / 8)) * 8;
+      X[q] = x0 + xs;
+      K[q] = k0 + ks;
+      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
+    }
+  }
+
+  // Issues the current slice's loads; elements past n become 0. Nothing here uses the values,
+  // so the loads stay in flight while the previous stage is multiplied.
+  __device__ void load(int n) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
+      if (kVec && o < n && c + 7 < n) {
+        const uint4 t = __ldg(reinterpret_cast<const uint4*>(src[q]));
+        w[q][0] = t.x, w[q][1] = t.y, w[q][2] = t.z, w[q][3] = t.w;
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src[q] + 2 * i) : 0u;
+          const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src[q] + 2 * i + 1) : 0u;
+          w[q][i] = lo | hi << 16;
+        }
+      }
+    }
+  }
+
+  // Masks the triangle (+0 for every element outside it), stores the slice as (x, k) into s,
+  // whose slice starts at global (x0, k0), and moves on to the next slice. Only slices that
+  // reach across the diagonal (the first k block of A', the last of B') need the mask.
+  __device__ void commit(Stage& s, int x0, int k0) {
+    const bool crosses = kKAtLeastX ? k0 < x0 + kTile - 1 : k0 + kStep - 1 > x0;
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      if (crosses) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
+          const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
+          if (!keep) w[q][e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
+        }
+      }
+      const int xs = X[q] - x0, ks = K[q] - k0;
+      if (kContigX) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) s.v[xs + e][ks] = uint16_t(w[q][e / 2] >> (16 * (e % 2)));
+      } else {
+        *reinterpret_cast<uint4*>(&s.v[xs][ks]) = make_uint4(w[q][0], w[q][1], w[q][2], w[q][3]);
+      }
+      src[q] += advance;
+      K[q] += kStep;
+    }
+  }
+};
+
+// --- multiply ---------------------------------------------------------------------------------
+template <bool kBf16>
+__device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4],
+                                      const uint32_t (&b)[2]) {
+  if constexpr (kBf16)
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// Elements (x, k) and (x, k + 1) of a stage, k even, as one fragment register.
+__device__ __forceinline__ uint32_t pair(const Stage& s, int x, int k) {
+  return *reinterpret_cast<const uint32_t*>(&s.v[x][k]);
+}
+
+// acc += A'·B' over one stage. Lane (g, t) = (lane / 4, lane % 4) holds, per the PTX fragment
+// layout of m16n8k16: A rows g and g + 8 at k = 2t, 2t + 1 and 2t + 8, 2t + 9; B column g at the
+// same k; accumulators at rows g, g + 8 and columns 2t, 2t + 1.
+template <bool kBf16>
+__device__ __forceinline__ void multiply_stage(const Stage& As, const Stage& Bs, int wm, int wn,
+                                               int g, int t, float (&acc)[kMi][kNi][4]) {
+#pragma unroll
+  for (int kk = 0; kk < kStep; kk += 16) {
+    uint32_t b[kNi][2];
+#pragma unroll
+    for (int j = 0; j < kNi; ++j) {
+      const int c = wn + 8 * j + g;
+      b[j][0] = pair(Bs, c, kk + 2 * t);
+      b[j][1] = pair(Bs, c, kk + 8 + 2 * t);
+    }
+#pragma unroll
+    for (int i = 0; i < kMi; ++i) {
+      const int r = wm + 16 * i + g;
+      const uint32_t a[4] = {pair(As, r, kk + 2 * t), pair(As, r + 8, kk + 2 * t),
+                             pair(As, r, kk + 8 + 2 * t), pair(As, r + 8, kk + 8 + 2 * t)};
+#pragma unroll
+      for (int j = 0; j < kNi; ++j) mma16<kBf16>(acc[i][j], a, b[j]);
+    }
+  }
+}
+
+// --- epilogue ---------------------------------------------------------------------------------
+__device__ __forceinline__ __nv_bfloat16 round_to(float v, __nv_bfloat16*) {
+  return __float2bfloat16_rn(v);
+}
+__device__ __forceinline__ __half round_to(float v, __half*) { return __float2half_rn(v); }
+
+// Stores the warp's accumulators, rounded to nearest even, to C'(row0 + r, col0 + c): C'(r, c) is
+// C[r·ldc + c] for the Upper product, C[c·ldc + r] for the Lower one (kColwise, C' = Cᵀ). diag:
+// the tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf).
+template <bool kColwise, typename E>
+__device__ void store_tile(E* C, int64_t ldc, int64_t n, bool diag, int64_t row0, int64_t col0,
+                           int wm, int wn, int g, int t, const float (&acc)[kMi][kNi][4]) {
+#pragma unroll
+  for (int i = 0; i < kMi; ++i)
+#pragma unroll
+    for (int j = 0; j < kNi; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int64_t r = row0 + wm + 16 * i + g + 8 * h, c = col0 + wn + 8 * j + 2 * t;
+        if (r >= n || c >= n) continue;
+        const E v0 = round_to(diag && r > c ? 0.f : acc[i][j][2 * h], C);
+        const E v1 = round_to(diag && r > c + 1 ? 0.f : acc[i][j][2 * h + 1], C);
+        if (kColwise) {
+          C[c * ldc + r] = v0;
+          if (c + 1 < n) C[(c + 1) * ldc + r] = v1;
+        } else {
+          E* out = C + r * ldc + c;
+          if (c + 1 < n && reinterpret_cast<uintptr_t>(out) % 4 == 0) {
+            *reinterpret_cast<uint32_t*>(out) =
+                uint32_t(*reinterpret_cast<const uint16_t*>(&v0)) |
+                uint32_t(*reinterpret_cast<const uint16_t*>(&v1)) << 16;
+          } else {
+            out[0] = v0;
+            if (c + 1 < n) out[1] = v1;
+          }
+        }
+      }
+}
+
+// kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
+// row start of A, B and C is 16-byte aligned.
+template <bool kTrans, bool kVec, typename S>
+__global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
+    sm80_16bit_trtrmm_kernel(Problem16<S> p, sched::TriangleSchedule s, int64_t batch_offset,
+                             const __grid_constant__ sched::DispatchOrder order) {
+  using E = Elem<S>;
+  __shared__ SharedStorage smem;
+  const int tid = threadIdx.x;
+  const int64_t b = batch_offset + blockIdx.y;
+  E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
+  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
+
+  const auto* Ap = reinterpret_cast<const uint16_t*>(kTrans ? p.B + b * p.stride_b
+                                                            : p.A + b * p.stride_a);
+  const auto* Bp = reinterpret_cast<const uint16_t*>(kTrans ? p.A + b * p.stride_a
+                                                            : p.B + b * p.stride_b);
+  const int64_t lda = kTrans ? p.ldb : p.lda, ldb = kTrans ? p.lda : p.ldb;
+  const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
+  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
+  // A'(m, k): row-major A is k-contiguous; its transpose (Bᵀ) is m-contiguous. B' the other way.
+  Loader<kTrans, true, kVec> la(tid, Ap, lda, m0, k_begin);
+  Loader<!kTrans, false, kVec> lb(tid, Bp, ldb, j0, k_begin);
+
+  const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+  const int wm = (warp / Cfg.warps_n) * Cfg.warp_m(), wn = (warp % Cfg.warps_n) * Cfg.warp_n();
+  float acc[kMi][kNi][4];
+#pragma unroll
+  for (int i = 0; i < kMi; ++i)
+#pragma unroll
+    for (int j = 0; j < kNi; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  la.load(n);
+  lb.load(n);
+  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
+  // first stage's loads are in flight.
+  if (sched::TriangleSchedule::zeroes_mirror(u))
+    zero_mirror<kVec, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kTrans,
+                                kTile, tid, kThreads);
+  la.commit(smem.a[0], m0, k_begin);
+  lb.commit(smem.b[0], j0, k_begin);
+  __syncthreads();
+  for (int it = 0; it < steps; ++it) {
+    const int cur = it & 1;
+    const bool more = it + 1 < steps;
+    const int k_next = k_begin + (it + 1) * kStep;
+    if (more) {
+      la.load(n);
+      lb.load(n);
+    }
+    multiply_stage<std::is_same_v<S, bfloat16_t>>(smem.a[cur], smem.b[cur], wm, wn, g, t, acc);
+    if (more) {
+      la.commit(smem.a[cur ^ 1], m0, k_next);
+      lb.commit(smem.b[cur ^ 1], j0, k_next);
+    }
+    __syncthreads();
+  }
+
+  const bool diag = u.bi == u.bj;
+  if (kTrans)
+    store_tile<true>(C, p.ldc, p.n, diag, row0, col0, wm, wn, g, t, acc);
+  else
+    store_tile<false>(C, p.ldc, p.n, diag, row0, col0, wm, wn, g, t, acc);
+}
+
+// A unit's time in stages, plus one for its epilogue, for the balanced dispatch order.
+double unit_cost(const sched::WorkUnit& u) {
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 1.0;
+}
+
+template <bool kTrans, bool kVec, typename S>
+void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, S>;
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, 0);
+  // Never split (see the top of this file): no fix-up pass.
+  const sched::TriangleSchedule s =
+      sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
+  const sched::DispatchOrder& order =
+      problem_order(p.batch, s, slots, unit_cost, /*persistent=*/false);
+  const unsigned blocks = unsigned(order.grid(s.num_units()));
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
+    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
+    kernel<<<dim3(blocks, nb), kThreads, 0, stream>>>(p, s, b0, order);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+// 16-byte vectors need every row start 16-byte aligned: bases, leading dimensions and batch
+// strides of A, B and C.
+template <typename S>
+bool rows_16b_aligned(const Problem16<S>& p) {
+  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
+  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % 8 == 0 && p.ldb % 8 == 0 &&
+         p.ldc % 8 == 0 &&
+         (p.batch <= 1 || (p.stride_a % 8 == 0 && p.stride_b % 8 == 0 && p.stride_c % 8 == 0));
+}
+
+template <typename S>
+void launch_any(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  const bool trans = p.fill == Fill::Lower, vec = rows_16b_aligned(p);
+  if (trans)
+    vec ? launch<true, true>(p, dev, stream) : launch<true, false>(p, dev, stream);
+  else
+    vec ? launch<false, true>(p, dev, stream) : launch<false, false>(p, dev, stream);
+}
+
+}  // namespace
+}  // namespace trimm::kernels::sm80_16bit
+
+namespace trimm::kernels {
+
+void launch_sm80_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream) {
+  sm80_16bit::launch_any(p, dev, stream);
+}
+
+void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream) {
+  sm80_16bit::launch_any(p, dev, stream);
+}
+
+}  // namespace trimm::kernels
