@@ -1,6 +1,6 @@
-// simt_16bit: the 16-bit (bf16, fp16) fallback on CUDA cores, for operands TMA cannot address
-// (misaligned pointers, leading dimensions that are not multiples of 8) and GPUs without wgmma:
-// the plain tiled product (kernels/simt/tiled_product.cuh) with fp32 sums. Each element sums its
+// simt_16bit: the 16-bit (bf16, fp16) yardstick on CUDA cores, run only when forced (dispatch
+// takes sm90_16bit or sm80_16bit): the plain tiled product (kernels/simt/tiled_product.cuh)
+// with fp32 sums, any alignment. Each element sums its
 // band only (i ≤ k ≤ j for Upper), the operands' other triangles never loaded; tiles outside C's
 // triangle are written with zeros; C is rounded to the type once, to nearest even. Plain and
 // obviously right, not fast.
