@@ -69,7 +69,7 @@ inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
 // 16-bit data (bf16, fp16) on wgmma m64n128k16, both operands from shared memory: 128×128 tiles,
 // 64 k per stage (one 128-byte swizzle row of 16-bit elements), 6 stages of 32 KB (A 128×64,
 // B 64×128), two consumer warpgroups of 64 rows, and a 32 KB staging buffer for C's TMA store.
-// One block per SM (224 KB of shared memory).
+// One block per SM (226 KB of shared memory with the barriers and the alignment slack).
 inline constexpr WgmmaTile kSm90Bf16{128, 64, 6, 2};
 
 }  // namespace trimm::config

@@ -175,7 +175,8 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
   EXPECT_STREQ(select16(90, Precision::Auto, "").name, "sm90_16bit");
   EXPECT_STREQ(select16(90, Precision::Fp32, "").name, "sm90_16bit");
   EXPECT_STREQ(select16(90, Precision::Auto, "", false).name, "sm80_16bit");
-  for (int cc : {80, 86, 89, 100}) EXPECT_STREQ(select16(cc, Precision::Auto, "").name, "sm80_16bit");
+  for (int cc : {80, 86, 89, 100})
+    EXPECT_STREQ(select16(cc, Precision::Auto, "").name, "sm80_16bit");
   for (bool tma_ok : {true, false}) {
     EXPECT_STREQ(select16(90, Precision::Auto, "simt_16bit", tma_ok).name, "simt_16bit");
     EXPECT_STREQ(select16(90, Precision::Auto, "sm80_16bit", tma_ok).name, "sm80_16bit");

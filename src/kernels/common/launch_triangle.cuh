@@ -24,11 +24,14 @@
 namespace trimm::kernels {
 
 // 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
-inline bool rows_16b_aligned(const Problem& p) {
+template <typename T>
+bool rows_16b_aligned(const MatrixProblem<T>& p) {
+  constexpr int64_t kPer = 16 / int64_t(sizeof(T));  // elements per 16 bytes
   auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
-         p.ldc % 4 == 0 &&
-         (p.batch <= 1 || (p.stride_a % 4 == 0 && p.stride_b % 4 == 0 && p.stride_c % 4 == 0));
+  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % kPer == 0 &&
+         p.ldb % kPer == 0 && p.ldc % kPer == 0 &&
+         (p.batch <= 1 ||
+          (p.stride_a % kPer == 0 && p.stride_b % kPer == 0 && p.stride_c % kPer == 0));
 }
 
 // Every triangle kernel has this signature: one block per work unit of `s` (block x takes unit

@@ -1,9 +1,8 @@
 // simt_16bit: the 16-bit (bf16, fp16) yardstick on CUDA cores, run only when forced (dispatch
 // takes sm90_16bit or sm80_16bit): the plain tiled product (kernels/simt/tiled_product.cuh)
-// with fp32 sums, any alignment. Each element sums its
-// band only (i ≤ k ≤ j for Upper), the operands' other triangles never loaded; tiles outside C's
-// triangle are written with zeros; C is rounded to the type once, to nearest even. Plain and
-// obviously right, not fast.
+// with fp32 sums, any alignment. Each element sums its band only (i ≤ k ≤ j for Upper), the
+// operands' other triangles never loaded; tiles outside C's triangle are written with zeros; C is
+// rounded to the type once, to nearest even. Plain and obviously right, not fast.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -16,7 +15,7 @@ namespace {
 
 template <typename S>
 void launch_16bit(const Problem16<S>& p, const DeviceInfo& dev, Stream stream) {
-  using E = std::conditional_t<std::is_same_v<S, bfloat16_t>, __nv_bfloat16, __half>;
+  using E = Elem16<S>;
   using namespace tiled;
   const bool upper = p.fill == Fill::Upper;
   Params<E> params{};

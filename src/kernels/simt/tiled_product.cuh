@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "cuda/check.hpp"
+#include "kernels/common/elem16.cuh"
 #include "kernels/launch.hpp"
 
 namespace trimm::kernels::tiled {
@@ -77,19 +78,6 @@ struct Params {
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
-// An element as the accumulator type, and back (16-bit: rounded to nearest even).
-template <typename Acc, typename T>
-__device__ __forceinline__ Acc widen(T x) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __bfloat162float(x);
-  else return Acc(x);
-}
-template <typename T, typename Acc>
-__device__ __forceinline__ T narrow(Acc x) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(x);
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(x);
-  else return T(x);
-}
 
 // X(i0 + r, k0 + kk) into xs[kk][r] and Y(k0 + kk, j0 + c) into ys[kk][c], zero where not kept,
 // past n or at k >= kend. Consecutive threads walk the view's contiguous dimension.

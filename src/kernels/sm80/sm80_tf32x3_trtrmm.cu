@@ -17,6 +17,7 @@
 #include "kernels/common/slice_loader.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "kernels/sm80/mma_block.cuh"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels::sm80 {
@@ -56,15 +57,6 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4],
       "{%8,%9}, {%0,%1,%2,%3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-__device__ __forceinline__ void zero(float (&acc)[kMi][kNi][4]) {
-#pragma unroll
-  for (int i = 0; i < kMi; ++i)
-#pragma unroll
-    for (int j = 0; j < kNi; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 }
 
 // acc += A'·B' over one stage. Lane (g, t) = (lane / 4, lane % 4) holds, per the PTX fragment
@@ -133,18 +125,16 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
 
 
-  const float* Ap = kTrans ? p.B + b * p.stride_b : p.A + b * p.stride_a;
-  const float* Bp = kTrans ? p.A + b * p.stride_a : p.B + b * p.stride_b;
-  const int64_t lda = kTrans ? p.ldb : p.lda, ldb = kTrans ? p.lda : p.ldb;
+  const mma::UnitOperands<kTrans, float> op(p, b);
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
   const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
-  SliceLoader<kStep, kTile, kPad, kThreads, kTrans, true, kVec> la(tid, Ap, lda, m0, k_begin);
-  SliceLoader<kStep, kTile, kPad, kThreads, !kTrans, false, kVec> lb(tid, Bp, ldb, j0, k_begin);
+  SliceLoader<kStep, kTile, kPad, kThreads, kTrans, true, kVec> la(tid, op.a, op.lda, m0, k_begin);
+  SliceLoader<kStep, kTile, kPad, kThreads, !kTrans, false, kVec> lb(tid, op.b, op.ldb, j0,
+                                                                     k_begin);
 
-  const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
-  const int wm = (warp / Cfg.warps_n) * Cfg.warp_m(), wn = (warp % Cfg.warps_n) * Cfg.warp_n();
+  const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
   float acc[kMi][kNi][4];
-  zero(acc);
+  mma::zero(acc);
 
   const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
   la.load(n, m0, k_begin);
@@ -169,8 +159,8 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
     // cores' own fp32 accumulators loses the small correction products against a large partial
     // sum, to a normwise error of 2.9e-5 at n = 4096; promoting every stage gives 2.1e-7.
     float part[kMi][kNi][4];
-    zero(part);
-    multiply_stage(smem.a[cur], smem.b[cur], wm, wn, g, t, part);
+    mma::zero(part);
+    multiply_stage(smem.a[cur], smem.b[cur], w.wm, w.wn, w.g, w.t, part);
 #pragma unroll
     for (int i = 0; i < kMi; ++i)
 #pragma unroll
@@ -188,9 +178,9 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const bool diag = u.bi == u.bj;
   // A chunk-1 partial goes to the mirror tile, transposed: C'(c, r) instead of C'(r, c).
   if (kTrans != (u.kind == sched::UnitKind::Chunk1))
-    store_tile<true>(o, diag, row0, col0, wm, wn, g, t, acc);
+    store_tile<true>(o, diag, row0, col0, w.wm, w.wn, w.g, w.t, acc);
   else
-    store_tile<false>(o, diag, row0, col0, wm, wn, g, t, acc);
+    store_tile<false>(o, diag, row0, col0, w.wm, w.wn, w.g, w.t, acc);
 }
 
 }  // namespace

@@ -91,7 +91,8 @@ __device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) 
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
 
-// Orders this thread's ordinary shared-memory writes before later async-proxy reads (wgmma).
+// Orders this thread's ordinary shared-memory writes before later async-proxy reads (wgmma, a
+// TMA store).
 __device__ __forceinline__ void fence_proxy_async() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }

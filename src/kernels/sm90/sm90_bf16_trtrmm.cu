@@ -37,6 +37,7 @@
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
+#include "kernels/common/elem16.cuh"
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
@@ -95,9 +96,6 @@ struct TileCoords {
       : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
 };
 
-// CUDA's type for a storage type.
-template <typename S>
-using Elem = std::conditional_t<std::is_same_v<S, bfloat16_t>, __nv_bfloat16, __half>;
 
 #if TRIMM_SM90_DEVICE
 
@@ -108,6 +106,8 @@ constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, who
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
 constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
 constexpr int kStoreBarrier = 4;  // named barriers of one consumer's epilogue (4, 5)
+static_assert(kStoreBarrier > kMaskBarrier && kStoreBarrier + kConsumers <= 16,
+              "named barriers: 0 is __syncthreads, then the mask's, then one per consumer");
 
 // Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
 template <bool kLower>
@@ -371,12 +371,14 @@ __global__ void __launch_bounds__(kThreads, 1)
                                                     tid, acc);
     q0 += steps_of(u);
     if (p.n % 8 != 0 && tc.n0 + kTile > p.n)  // the same for the whole block
-      store_tile_direct<kLower>(reinterpret_cast<Elem<S>*>(C), p.ldc, p.n, tc, wg, u.bi == u.bj,
-                                acc);
+      store_tile_direct<kLower>(reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tc, wg,
+                                u.bi == u.bj, acc);
     else
-      store_tile_tma<kLower, Elem<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
+      store_tile_tma<kLower, Elem16<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
   }
-  if (tid % 128 == 0) ptx::bulk_wait_all();  // C written before the block's shared memory goes
+  // The last TMA stores done before the block exits: their reads of its shared memory (all the
+  // exit needs) and, conservatively, their writes.
+  if (tid % 128 == 0) ptx::bulk_wait_all();
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
