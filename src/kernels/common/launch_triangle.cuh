@@ -123,6 +123,24 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   }
 }
 
+// The launch of a kernel whose tiles are never split (16-bit data: a split tile's partial would
+// reach C in 16 bits, a second rounding), so no fix-up pass: the schedule, the order
+// (problem_order under cost), and `launch(grid, schedule, first batch entry, order)` once per
+// 65535 batch entries.
+template <class Cost, class Launch>
+void launch_unsplit(int64_t n, int64_t batch, int tile, int k_step, int64_t slots,
+                    const Cost& cost, bool persistent, Launch&& launch) {
+  const sched::TriangleSchedule s =
+      sched::make_schedule(n, tile, k_step, /*slots=*/1, /*dense=*/false, /*split=*/false);
+  const sched::DispatchOrder& order = problem_order(batch, s, slots, cost, persistent);
+  const unsigned blocks = unsigned(order.grid(s.num_units()));
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {
+    launch(dim3(blocks, unsigned(std::min(kMaxGridY, batch - b0))), s, b0, order);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
 // launch_over_triangle for a kernel with the plain TriangleKernel signature: one block per work
 // unit, `threads` threads and `smem` bytes of dynamic shared memory each.
 // The kernels read the dispatch order in their sm_90a code only (simt_fp32's sm_80 code has no

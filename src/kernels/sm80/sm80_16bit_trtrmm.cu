@@ -280,18 +280,12 @@ template <bool kTrans, bool kVec, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, S>;
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, 0);
-  // Never split (see the top of this file): no fix-up pass.
-  const sched::TriangleSchedule s =
-      sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
-  const sched::DispatchOrder& order =
-      problem_order(p.batch, s, slots, unit_cost, /*persistent=*/false);
-  const unsigned blocks = unsigned(order.grid(s.num_units()));
-  constexpr int64_t kMaxGridY = 65535;
-  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
-    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    kernel<<<dim3(blocks, nb), kThreads, 0, stream>>>(p, s, b0, order);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
-  }
+  // Never split (see the top of this file).
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
+                 [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+                     const sched::DispatchOrder& order) {
+                   kernel<<<grid, kThreads, 0, stream>>>(p, s, b0, order);
+                 });
 }
 
 template <typename S>

@@ -426,18 +426,12 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const CUtensorMap map_c = make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, 64);
-  // Never split (see the top of this file): no fix-up pass.
-  const sched::TriangleSchedule s =
-      sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
-  const sched::DispatchOrder& order =
-      problem_order(p.batch, s, slots, unit_cost, /*persistent=*/true);
-  const unsigned blocks = unsigned(order.grid(s.num_units()));
-  constexpr int64_t kMaxGridY = 65535;
-  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
-    const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
-    kernel<<<dim3(blocks, nb), kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
-  }
+  // Never split (see the top of this file).
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+                 [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+                     const sched::DispatchOrder& order) {
+                   kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
+                 });
 }
 
 }  // namespace
