@@ -1,8 +1,8 @@
-# A CPU simulation of bench/variants/sm80_16bit_ldmatrix.patch's index math (loader map, stage layouts,
-# ldmatrix(.trans) row addresses, m16n8k16 fragments) for one 128x128 tile, Upper and Lower,
-# against numpy: `python3 bench/variants/sm80_16bit_ldmatrix_sim.py` prints max |C - ref| = 0.0
-# for both (session 9). It models ldmatrix as the PTX ISA describes it; only a GPU run can
-# check that model.
+# A CPU simulation of bench/variants/sm80_16bit_ldmatrix.patch's index math (loader map, stage
+# layouts, ldmatrix(.trans) row addresses, m16n8k16 fragments) for one 128x128 tile, Upper and
+# Lower, against numpy: `python3 bench/variants/sm80_16bit_ldmatrix_sim.py` prints
+# max |C - ref| = 0.0 for both (session 9) and fails otherwise (a mutated loader map fails it).
+# It models ldmatrix as the PTX ISA describes it; only a GPU run can check that model.
 import numpy as np
 kTile, kStep, kThreads = 128, 32, 256
 warps_m, warps_n = 2, 4
@@ -109,6 +109,8 @@ def run(trans):
             for h in range(2):
                 r = wm + 16*i + g + 8*h; c = wn + 8*j + 2*t
                 C[r, c] = v[th][2*h]; C[r, c+1] = v[th][2*h+1]
-    print("trans" if trans else "upper", "max |C - ref| =", np.nanmax(np.abs(C - ref)), "NaN:", np.isnan(C).sum())
+    err = np.nanmax(np.abs(C - ref))
+    print("trans" if trans else "upper", "max |C - ref| =", err, "NaN:", np.isnan(C).sum())
+    assert err == 0 and not np.isnan(C).any(), "the simulated kernel disagrees with numpy"
 
 run(False); run(True)
