@@ -78,7 +78,6 @@ struct Params {
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
-
 // X(i0 + r, k0 + kk) into xs[kk][r] and Y(k0 + kk, j0 + c) into ys[kk][c], zero where not kept,
 // past n or at k >= kend. Consecutive threads walk the view's contiguous dimension.
 template <typename T, typename Acc>
