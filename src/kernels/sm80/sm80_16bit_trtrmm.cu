@@ -7,11 +7,11 @@
 //
 // One block per work unit of the triangle scheduler, never split (a split tile's partial would
 // reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32, a
-// register-staged double buffer as in sm80_tf32x3. Each operand's stage is stored k-contiguous,
-// (x, k) with x = m for A' and n for B', so that every fragment register of m16n8k16 (two
-// adjacent k of one row or column) is one 32-bit shared load. The triangle is masked as a slice
-// goes from registers to shared memory: the inputs' other triangle, NaN included, never reaches
-// the arithmetic.
+// register-staged double buffer as in sm80_tf32x3. Each operand's stage is stored as the operand
+// lies in memory (k- or x-contiguous, x = m for A' and n for B'), so that a slice comes in with
+// coalesced loads and 16-byte stores, and goes out to the m16n8k16 fragments with ldmatrix
+// (.trans for the x-contiguous one). The triangle is masked as a slice goes from registers to
+// shared memory: the inputs' other triangle, NaN included, never reaches the arithmetic.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -39,26 +39,32 @@ static_assert(Cfg.warp_m() % 16 == 0 && Cfg.warp_n() % 8 == 0, "warps hold whole
 static_assert(kStep % 16 == 0 && kTile % kStep == 0,
               "stages hold whole k16 steps, bands whole stages");
 
-// A stage row: kStep 16-bit elements and 8 of padding, 20 words: a fragment load reads 8 rows
-// (groupID) × 4 words (threadID), and 20·g mod 32 steps by 4, so those 32 words fall in 32 banks.
-// Rows stay 16-byte aligned for the vector stores.
-constexpr int kRow = kStep + 8;
-static_assert((kRow / 2) % 8 == 4 && kRow * 2 % 16 == 0,
-              "a row stride of 4 banks (mod 32), 16-byte aligned rows");
-struct alignas(16) Stage {  // 16-byte stores in, 4-byte fragment loads out
-  uint16_t v[kTile][kRow];  // (x 128, k 32): x = m (A') or n (B'), k contiguous
+// One operand's stage, stored as the operand lies in memory, so that a slice goes in with
+// 16-byte stores: k-contiguous, (x 128, k 32), or x-contiguous (kContigX), (k 32, x 128); x is m
+// for A' and n for B'. Rows are padded by 16 bytes: the 8 rows of 16 bytes an ldmatrix reads
+// are then an odd multiple of 4 words apart, in 8 distinct groups of 4 banks.
+template <bool kContigX>
+struct alignas(16) Stage {
+  static constexpr int kRows = kContigX ? kStep : kTile, kCols = (kContigX ? kTile : kStep) + 8;
+  static_assert((kCols / 2) % 8 == 4, "a row stride of an odd multiple of 4 banks");
+  uint16_t v[kRows][kCols];
+  __device__ uint16_t* at(int x, int k) { return kContigX ? &v[k][x] : &v[x][k]; }
+  __device__ const uint16_t* at(int x, int k) const { return kContigX ? &v[k][x] : &v[x][k]; }
 };
-static_assert(sizeof(Stage) % 16 == 0, "every stage of SharedStorage 16-byte aligned");
+// kTrans (the Lower product): A' = Bᵀ is x-contiguous and B' = Aᵀ k-contiguous; else the other
+// way round.
+template <bool kTrans>
 struct SharedStorage {
-  Stage a[2], b[2];
+  Stage<kTrans> a[2];
+  Stage<!kTrans> b[2];
 };
+static_assert(sizeof(SharedStorage<false>) <= 48 * 1024, "static shared memory");
 
 // --- loads: global → registers → shared, the triangle masked --------------------------------
 // Moves kTile×kStep slices of one operand into Stages, k advancing by kStep per slice. Element
 // (x, k) of the operand is p[k·ld + x] when kContigX (x is the contiguous index) and p[x·ld + k]
-// otherwise; each thread moves vectors of 8 elements along the contiguous index (for kContigX,
-// the 32 lanes of a warp take 32 k rows of one x vector, so that the vector's 8 two-byte stores
-// down the stage's columns hit 16 distinct words; else 4 lanes a row). kKAtLeastX: A'
+// otherwise; each thread moves vectors of 8 elements along the contiguous index, the lanes of a
+// warp along it too (coalesced), into a Stage laid out the same way. kKAtLeastX: A'
 // keeps k >= x (x = row), B' keeps k <= x (x = column). kVec: every row start is 16-byte
 // aligned, so whole vectors load at once. Coordinates are 32-bit (the host checks n < 2^31).
 template <bool kContigX, bool kKAtLeastX, bool kVec>
@@ -76,8 +82,8 @@ struct Loader {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int idx = tid + q * kThreads;
-      const int xs = kContigX ? idx / kStep * 8 : idx / (kStep / 8);
-      const int ks = kContigX ? idx % kStep : (idx % (kStep / 8)) * 8;
+      const int xs = kContigX ? (idx % (kTile / 8)) * 8 : idx / (kStep / 8);
+      const int ks = kContigX ? idx / (kTile / 8) : (idx % (kStep / 8)) * 8;
       X[q] = x0 + xs;
       K[q] = k0 + ks;
       src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
@@ -107,7 +113,7 @@ struct Loader {
   // Masks the triangle (+0 for every element outside it), stores the slice as (x, k) into s,
   // whose slice starts at global (x0, k0), and moves on to the next slice. Only slices that
   // reach across the diagonal (the first k block of A', the last of B') need the mask.
-  __device__ void commit(Stage& s, int x0, int k0) {
+  __device__ void commit(Stage<kContigX>& s, int x0, int k0) {
     const bool crosses = kKAtLeastX ? k0 < x0 + kTile - 1 : k0 + kStep - 1 > x0;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
@@ -119,13 +125,8 @@ struct Loader {
           if (!keep) w[q][e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
         }
       }
-      const int xs = X[q] - x0, ks = K[q] - k0;
-      if (kContigX) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) s.v[xs + e][ks] = uint16_t(w[q][e / 2] >> (16 * (e % 2)));
-      } else {
-        *reinterpret_cast<uint4*>(&s.v[xs][ks]) = make_uint4(w[q][0], w[q][1], w[q][2], w[q][3]);
-      }
+      *reinterpret_cast<uint4*>(s.at(X[q] - x0, K[q] - k0)) =
+          make_uint4(w[q][0], w[q][1], w[q][2], w[q][3]);
       src[q] += advance;
       K[q] += kStep;
     }
@@ -148,31 +149,50 @@ __device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// Elements (x, k) and (x, k + 1) of a stage, k even, as one fragment register.
-__device__ __forceinline__ uint32_t pair(const Stage& s, int x, int k) {
-  return *reinterpret_cast<const uint32_t*>(&s.v[x][k]);
+// Four 8×8 matrices of a stage into fragment registers: lane l gives the address of row l % 8
+// of matrix l / 8, whose first element is (x, k) here; thread (g, t) receives elements
+// (x + g, k + 2t) and (x + g, k + 2t + 1) of each, in register l / 8. A row runs along k in a
+// k-contiguous stage (plain ldmatrix) and along x in an x-contiguous one (.trans).
+template <bool kContigX>
+__device__ __forceinline__ void load_matrices(uint32_t (&r)[4], const Stage<kContigX>& s, int x,
+                                              int k, int row) {
+  const uint32_t a = static_cast<uint32_t>(
+      __cvta_generic_to_shared(s.at(x + (kContigX ? 0 : row), k + (kContigX ? row : 0))));
+  if constexpr (kContigX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
 }
 
-// acc += A'·B' over one stage. Lane (g, t) = (lane / 4, lane % 4) holds, per the PTX fragment
-// layout of m16n8k16: A rows g and g + 8 at k = 2t, 2t + 1 and 2t + 8, 2t + 9; B column g at the
-// same k; accumulators at rows g, g + 8 and columns 2t, 2t + 1.
-template <bool kBf16>
-__device__ __forceinline__ void multiply_stage(const Stage& As, const Stage& Bs, int wm, int wn,
-                                               int g, int t, float (&acc)[kMi][kNi][4]) {
+// acc += A'·B' over one stage. Per the PTX fragment layout of m16n8k16, lane (g, t) holds A rows
+// g and g + 8 at k = 2t, 2t + 1 and 2t + 8, 2t + 9 (matrices: rows +0/+8 × k +0/+8), B column g
+// at the same k (two n8 tiles a load: columns +0/+8 × k +0/+8), accumulators at rows g, g + 8
+// and columns 2t, 2t + 1. Six ldmatrix.x4 per k16 for the warp's 16 mmas.
+template <bool kBf16, bool kTrans>
+__device__ __forceinline__ void multiply_stage(const Stage<kTrans>& As, const Stage<!kTrans>& Bs,
+                                               int wm, int wn, int lane,
+                                               float (&acc)[kMi][kNi][4]) {
+  static_assert(kNi % 2 == 0, "B's n8 tiles two at a time");
+  const int mat = lane / 8, row = lane % 8;
 #pragma unroll
   for (int kk = 0; kk < kStep; kk += 16) {
     uint32_t b[kNi][2];
 #pragma unroll
-    for (int j = 0; j < kNi; ++j) {
-      const int c = wn + 8 * j + g;
-      b[j][0] = pair(Bs, c, kk + 2 * t);
-      b[j][1] = pair(Bs, c, kk + 8 + 2 * t);
+    for (int j = 0; j < kNi; j += 2) {
+      uint32_t r[4];
+      load_matrices(r, Bs, wn + 8 * j + 8 * (mat / 2), kk + 8 * (mat % 2), row);
+      b[j][0] = r[0], b[j][1] = r[1], b[j + 1][0] = r[2], b[j + 1][1] = r[3];
     }
 #pragma unroll
     for (int i = 0; i < kMi; ++i) {
-      const int r = wm + 16 * i + g;
-      const uint32_t a[4] = {pair(As, r, kk + 2 * t), pair(As, r + 8, kk + 2 * t),
-                             pair(As, r, kk + 8 + 2 * t), pair(As, r + 8, kk + 8 + 2 * t)};
+      uint32_t a[4];
+      load_matrices(a, As, wm + 16 * i + 8 * (mat % 2), kk + 8 * (mat / 2), row);
 #pragma unroll
       for (int j = 0; j < kNi; ++j) mma16<kBf16>(acc[i][j], a, b[j]);
     }
@@ -220,7 +240,7 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
     sm80_16bit_trtrmm_kernel(Problem16<S> p, sched::TriangleSchedule s, int64_t batch_offset,
                              const __grid_constant__ sched::DispatchOrder order) {
   using E = Elem16<S>;
-  __shared__ SharedStorage smem;
+  __shared__ SharedStorage<kTrans> smem;
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
@@ -258,8 +278,8 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
       la.load(n);
       lb.load(n);
     }
-    multiply_stage<std::is_same_v<S, bfloat16_t>>(smem.a[cur], smem.b[cur], w.wm, w.wn, w.g, w.t,
-                                                  acc);
+    multiply_stage<std::is_same_v<S, bfloat16_t>, kTrans>(smem.a[cur], smem.b[cur], w.wm, w.wn,
+                                                          tid % 32, acc);
     if (more) {
       la.commit(smem.a[cur ^ 1], m0, k_next);
       lb.commit(smem.b[cur ^ 1], j0, k_next);
