@@ -75,7 +75,14 @@ struct Loader {
   const uint16_t* src[kVecs];  // each vector's first element in the next slice
   int X[kVecs], K[kVecs];      // its global coordinates
   int64_t advance;             // pointer step per slice
-  uint32_t w[kVecs][4];        // the vector: element e in the (e % 2) half of word e / 2
+  // The vector in flight, packed only at commit: packing at the load would make the thread wait
+  // for its loads before it multiplies the previous stage (30 % of the stall samples at
+  // n = 4097, session 10). kVec, or shifted[q] false: element e in the (e % 2) half of word
+  // w[q][e / 2]. shifted[q]: the vector starts 2 bytes into a 4-byte word (an odd leading
+  // dimension gives every other row such a start), and w[q][0..4] are the five aligned words
+  // that cover elements -1 … 8, so that 5 4-byte loads replace 8 2-byte ones.
+  uint32_t w[kVecs][kVec ? 4 : 5];
+  bool shifted[kVecs];
 
   __device__ Loader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
       : advance(kContigX ? kStep * ld : kStep) {
@@ -96,15 +103,36 @@ struct Loader {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
-      if (kVec && o < n && c + 7 < n) {
-        const uint4 t = __ldg(reinterpret_cast<const uint4*>(src[q]));
-        w[q][0] = t.x, w[q][1] = t.y, w[q][2] = t.z, w[q][3] = t.w;
-      } else {
+      if constexpr (kVec) {
+        if (o < n && c + 7 < n) {
+          const uint4 t = __ldg(reinterpret_cast<const uint4*>(src[q]));
+          w[q][0] = t.x, w[q][1] = t.y, w[q][2] = t.z, w[q][3] = t.w;
+        } else {  // the edge of the matrix: rare, packed at once
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src[q] + 2 * i) : 0u;
-          const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src[q] + 2 * i + 1) : 0u;
-          w[q][i] = lo | hi << 16;
+          for (int i = 0; i < 4; ++i) {
+            const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src[q] + 2 * i) : 0u;
+            const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src[q] + 2 * i + 1) : 0u;
+            w[q][i] = lo | hi << 16;
+          }
+        }
+      } else {
+        const bool odd = reinterpret_cast<uintptr_t>(src[q]) & 2;
+        // Interior: every word lies inside the row (element -1 exists where the vector starts
+        // a row: the previous row's padding or last element).
+        const bool interior = o < n && (odd ? c + 8 < n && (c > 0 || o > 0) : c + 7 < n);
+        shifted[q] = odd && interior;
+        if (interior) {
+          const uint32_t* base = reinterpret_cast<const uint32_t*>(src[q] - (odd ? 1 : 0));
+#pragma unroll
+          for (int i = 0; i < 4; ++i) w[q][i] = __ldg(base + i);
+          w[q][4] = odd ? __ldg(base + 4) : 0u;
+        } else {  // the edge of the matrix: rare, packed at once
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src[q] + 2 * i) : 0u;
+            const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src[q] + 2 * i + 1) : 0u;
+            w[q][i] = lo | hi << 16;
+          }
         }
       }
     }
@@ -117,16 +145,23 @@ struct Loader {
     const bool crosses = kKAtLeastX ? k0 < x0 + kTile - 1 : k0 + kStep - 1 > x0;
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
+      uint32_t v[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        if constexpr (kVec)
+          v[i] = w[q][i];
+        else  // shifted: the high half of word i and the low half of word i + 1
+          v[i] = shifted[q] ? __funnelshift_r(w[q][i], w[q][i + 1], 16) : w[q][i];
+      }
       if (crosses) {
 #pragma unroll
         for (int e = 0; e < 8; ++e) {
           const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
           const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
-          if (!keep) w[q][e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
+          if (!keep) v[e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
         }
       }
-      *reinterpret_cast<uint4*>(s.at(X[q] - x0, K[q] - k0)) =
-          make_uint4(w[q][0], w[q][1], w[q][2], w[q][3]);
+      *reinterpret_cast<uint4*>(s.at(X[q] - x0, K[q] - k0)) = make_uint4(v[0], v[1], v[2], v[3]);
       src[q] += advance;
       K[q] += kStep;
     }
