@@ -2,6 +2,7 @@
 """The index math of bench/variants/sm80_16bit_mirror_rows.patch (zero_region for 16-bit rows of
 any alignment), simulated over random sizes, alignments and block shapes: every element of the
 region is written exactly once, nothing outside it, and every 4-byte store is aligned."""
+import random
 def run(base, ld, n, row0, col0, rows, cols, threads):
     written = {}
     c_end = min(col0 + cols, n)
