@@ -29,6 +29,24 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, 
                             int64_t ldc, int64_t stride_c, int64_t batch,
                             const Options& options = {});
 
+// The same products on 16-bit data (half_t or bfloat16_t), as trimm::trtrmm's 16-bit overloads:
+// the referenced triangles widened to fp32 (exactly), multiplied as the fp32 overload does, and C
+// rounded to the type once (to nearest even). Precision Auto or Fp32 (both mean fp32
+// accumulation), structure Triangular (Detect is refused, as on the GPU). Allocates three n×n
+// fp32 scratch matrices on the host per call.
+void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
+            half_t* C, int64_t ldc, const Options& options = {});
+void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,
+            int64_t ldb, bfloat16_t* C, int64_t ldc, const Options& options = {});
+void trtrmm_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda, int64_t stride_a,
+                            const half_t* B, int64_t ldb, int64_t stride_b, half_t* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch,
+                            const Options& options = {});
+void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
+                            int64_t stride_a, const bfloat16_t* B, int64_t ldb, int64_t stride_b,
+                            bfloat16_t* C, int64_t ldc, int64_t stride_c, int64_t batch,
+                            const Options& options = {});
+
 // The gradients of C = triu(A·B) (or tril) for the PyTorch operators' autograd, with the dense
 // product's semantics: dA = M(G)·Bᵀ and dB = Aᵀ·M(G), where M keeps G's `fill` triangle and
 // zeroes the rest (as torch.triu's backward does, NaN there included). n×n row-major, on host

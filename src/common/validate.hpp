@@ -40,6 +40,10 @@ void validate_precision(const char* api, Precision precision);
 // Throws InvalidArgument naming `structure` when it is not one of the enum's values.
 void validate_structure(const char* api, Structure structure);
 
+// The options of the 16-bit overloads (GPU and CPU): precision Auto or Fp32 (both mean fp32
+// accumulation) and structure Triangular; throws InvalidArgument naming the option otherwise.
+void validate_16bit_options(const char* api, const Options& options);
+
 // The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.
 constexpr int64_t matrix_extent(int64_t n, int64_t ld) { return n == 0 ? 0 : (n - 1) * ld + n; }
 

@@ -3,6 +3,8 @@
 //
 // Upper, strip I = [i0, i1):  C[I, i0:n] = A[I, i0:n] · triu(B[i0:n, i0:n])
 // Lower, strip I = [i0, i1):  C[I, 0:i1] = A[I, 0:i1] · tril(B[0:i1, 0:i1])
+//
+// 16-bit data goes through the fp32 path on widened copies and is rounded once at the end.
 #include <cblas.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/float16.hpp"
 #include "common/validate.hpp"
 #include "cpu/structure.hpp"
 #include "trimm/cpu.hpp"
@@ -171,7 +174,60 @@ void batched(Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a, co
         options.structure);
 }
 
+// 16-bit data: each batch entry's referenced triangles widened into fp32 scratch (the other
+// triangle written as zero, never read), the fp32 product, C narrowed once. The scratch is
+// allocated after every check, so a refused call allocates and writes nothing.
+template <typename T>
+void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a,
+           const T* B, int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c,
+           int64_t batch, const Options& options) {
+  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
+                    int64_t(sizeof(T))});
+  check_backend_args(api, n, lda, ldb, ldc, options);
+  detail::validate_16bit_options(api, options);
+  if (n == 0 || batch == 0) return;
+  const size_t nn = static_cast<size_t>(n * n);
+  std::vector<float> a(nn), b(nn), c(nn);
+  auto widen_triangle = [&](const T* src, int64_t ld, std::vector<float>& dst) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        dst[size_t(i * n + j)] =
+            (fill == Fill::Upper ? j >= i : j <= i) ? detail::widen(src[i * ld + j]) : 0.0f;
+  };
+  for (int64_t e = 0; e < batch; ++e) {
+    widen_triangle(A + e * stride_a, lda, a);
+    widen_triangle(B + e * stride_b, ldb, b);
+    run(fill, n, a.data(), n, b.data(), n, c.data(), n, Structure::Triangular);
+    T* out = C + e * stride_c;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) out[i * ldc + j] = detail::narrow<T>(c[size_t(i * n + j)]);
+  }
+}
+
 }  // namespace
+
+void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
+            half_t* C, int64_t ldc, const Options& options) {
+  run16("trimm::cpu::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, options);
+}
+void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,
+            int64_t ldb, bfloat16_t* C, int64_t ldc, const Options& options) {
+  run16("trimm::cpu::trtrmm", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, options);
+}
+void trtrmm_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda, int64_t stride_a,
+                            const half_t* B, int64_t ldb, int64_t stride_b, half_t* C,
+                            int64_t ldc, int64_t stride_c, int64_t batch,
+                            const Options& options) {
+  run16("trimm::cpu::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+        stride_c, batch, options);
+}
+void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
+                            int64_t stride_a, const bfloat16_t* B, int64_t ldb, int64_t stride_b,
+                            bfloat16_t* C, int64_t ldc, int64_t stride_c, int64_t batch,
+                            const Options& options) {
+  run16("trimm::cpu::trtrmm_strided_batched", fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+        stride_c, batch, options);
+}
 
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, const Options& options) {

@@ -161,15 +161,7 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
                                 const Options& options) {
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     int64_t(sizeof(T))});
-  detail::validate_precision(api, options.precision);
-  detail::validate_structure(api, options.structure);
-  if (options.precision != Precision::Auto && options.precision != Precision::Fp32)
-    throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
-                          " for 16-bit data, expected Precision::Auto or Fp32 (fp32 accumulation)");
-  if (options.structure == Structure::Detect)
-    throw InvalidArgument(std::string(api) +
-                          ": structure = detect is not implemented for 16-bit data (half_t, "
-                          "bfloat16_t), expected Structure::Triangular");
+  detail::validate_16bit_options(api, options);
   return {fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
 }
 
