@@ -1,7 +1,8 @@
 // Host conversions between fp32 and the 16-bit storage types (trimm/types.hpp), for the CPU
-// backend's 16-bit overloads. Widening is exact; narrowing rounds to nearest even once, as the
-// GPU kernels' cvt.rn does: overflow goes to ±Inf, NaN stays NaN (quiet, sign and leading payload
-// kept), tiny values to subnormals or ±0.
+// backend's 16-bit overloads. Widening is exact (NaN payloads kept, signalling ones too);
+// narrowing rounds to nearest even once, as the GPU kernels' conversions do for every non-NaN
+// value: overflow goes to ±Inf, tiny values to subnormals or ±0. A NaN stays a quiet NaN with its
+// sign and leading payload (CUDA's conversions give their one canonical NaN instead).
 #pragma once
 
 #include <cstdint>

@@ -183,8 +183,8 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
            int64_t batch, const Options& options) {
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     int64_t(sizeof(T))});
+  detail::validate_16bit_options(api, options);  // before the kernel name, as on the GPU
   check_backend_args(api, n, lda, ldb, ldc, options);
-  detail::validate_16bit_options(api, options);
   if (n == 0 || batch == 0) return;
   const size_t nn = static_cast<size_t>(n * n);
   std::vector<float> a(nn), b(nn), c(nn);

@@ -4,6 +4,7 @@
 // run; the unreferenced triangles, the ld padding and C start as NaN patterns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -64,33 +65,43 @@ std::vector<uint16_t> bits(const std::vector<T>& x) {
 }
 
 // Runs the 16-bit CPU product and checks every element of C: on the triangle, bit for bit the
-// rounded exact sum (exact) or within |c − ref| <= 2u·|ref| + 2n·2^-24·Σ|a||b| + the type's
-// smallest subnormal (fp32 accumulation plus one rounding); +0 bits outside it; the ld padding
-// untouched; the inputs unchanged.
+// rounded exact sum (exact) or within |c − ref| <= u·|ref| + 1.01·n·2^-24·Σ|a||b| + half the
+// type's smallest subnormal (fp32 accumulation, then one rounding to nearest: truncation would
+// not pass); +0 bits outside it; the ld padding untouched; the inputs unchanged. batch > 1: A
+// shared by every entry (stride 0), B and C one matrix each with a gap between them (strides
+// past the extent), each entry checked against its own B.
 template <class F>
 void run_and_check(const Problem& p, const std::function<double()>& gen, bool exact,
                    int64_t batch = 1) {
   using T = typename F::T;
   const auto A = make16<F>(p.fill, p.n, p.lda, gen);
-  const auto B = make16<F>(p.fill, p.n, p.ldb, gen);
+  const int64_t stride_b = p.n * p.ldb + 5, stride_c = p.n * p.ldc + 3;
+  std::vector<T> B(size_t(stride_b * batch), T{F::kNaN});
+  for (int64_t e = 0; e < batch; ++e) {
+    const auto Be = make16<F>(p.fill, p.n, p.ldb, gen);
+    std::copy(Be.begin(), Be.end(), B.begin() + e * stride_b);
+  }
   const auto A0 = bits(A), B0 = bits(B);
-  std::vector<T> C(size_t(p.n * p.ldc * batch), T{F::kNaN});
+  std::vector<T> C(size_t(stride_c * batch), T{F::kNaN});
   if (batch == 1)
     cpu::trtrmm(p.fill, p.n, A.data(), p.lda, B.data(), p.ldb, C.data(), p.ldc);
-  else  // the same A and B for every entry (stride 0), distinct C
-    cpu::trtrmm_strided_batched(p.fill, p.n, A.data(), p.lda, 0, B.data(), p.ldb, 0, C.data(),
-                                p.ldc, p.n * p.ldc, batch);
+  else
+    cpu::trtrmm_strided_batched(p.fill, p.n, A.data(), p.lda, 0, B.data(), p.ldb, stride_b,
+                                C.data(), p.ldc, stride_c, batch);
 
-  const auto Aw = widened(A), Bw = widened(B);
-  std::vector<float> Aa(Aw.size()), Ba(Bw.size());
+  const auto Aw = widened(A);
+  std::vector<float> Aa(Aw.size());
   for (size_t e = 0; e < Aw.size(); ++e) Aa[e] = std::fabs(Aw[e]);
-  for (size_t e = 0; e < Bw.size(); ++e) Ba[e] = std::fabs(Bw[e]);
-  std::vector<double> ref(size_t(p.n * p.n)), mag(size_t(p.n * p.n));
-  cpu::reference_trtrmm(p.fill, p.n, Aw.data(), p.lda, Bw.data(), p.ldb, ref.data(), p.n);
-  cpu::reference_trtrmm(p.fill, p.n, Aa.data(), p.lda, Ba.data(), p.ldb, mag.data(), p.n);
-  const double tiny = std::ldexp(1.0, F::kU == 0x1p-11 ? -24 : -133);
+  const double tiny = std::ldexp(1.0, F::kU == 0x1p-11 ? -25 : -134);
   for (int64_t e = 0; e < batch; ++e) {
-    const T* c = C.data() + e * p.n * p.ldc;
+    const std::vector<T> Be(B.begin() + e * stride_b, B.begin() + e * stride_b + p.n * p.ldb);
+    const auto Bw = widened(Be);
+    std::vector<float> Ba(Bw.size());
+    for (size_t q = 0; q < Bw.size(); ++q) Ba[q] = std::fabs(Bw[q]);
+    std::vector<double> ref(size_t(p.n * p.n)), mag(size_t(p.n * p.n));
+    cpu::reference_trtrmm(p.fill, p.n, Aw.data(), p.lda, Bw.data(), p.ldb, ref.data(), p.n);
+    cpu::reference_trtrmm(p.fill, p.n, Aa.data(), p.lda, Ba.data(), p.ldb, mag.data(), p.n);
+    const T* c = C.data() + e * stride_c;
     for (int64_t i = 0; i < p.n; ++i) {
       for (int64_t j = 0; j < p.n; ++j) {
         const uint16_t got = c[i * p.ldc + j].bits;
@@ -103,9 +114,8 @@ void run_and_check(const Problem& p, const std::function<double()>& gen, bool ex
               << ", expected exactly " << r;
         } else {
           const double v = detail::widen(c[i * p.ldc + j]);
-          const double bound =
-              2 * F::kU * std::fabs(r) + 2.0 * double(p.n) * 0x1p-24 * mag[size_t(i * p.n + j)] +
-              tiny;
+          const double bound = F::kU * std::fabs(r) +
+                               1.01 * double(p.n) * 0x1p-24 * mag[size_t(i * p.n + j)] + tiny;
           ASSERT_LE(std::fabs(v - r), bound)
               << F::kName << " C[" << i << "][" << j << "] = " << v << ", reference " << r;
         }
@@ -133,9 +143,12 @@ class CpuTrtrmm16 : public ::testing::Test, public test::Seeded {
 using Formats = ::testing::Types<Half, Bf16>;
 TYPED_TEST_SUITE(CpuTrtrmm16, Formats);
 
+// Integers in [-4, 4]: fp32 sums them exactly (|sum| <= 16n < 2^24), so C is the exact sum
+// rounded once, bit for bit. Many sums pass 256, where bf16 starts rounding integers; fp16's 2048
+// is rarely reached (its rounding is checked by the random tests' bound, which truncation fails).
 TYPED_TEST(CpuTrtrmm16, IntegerInputsBitExact) {
   this->each([&](Fill fill, int64_t n) {
-    run_and_check<TypeParam>({fill, n, n, n, n}, test::integers(this->rng_, 2), true);
+    run_and_check<TypeParam>({fill, n, n, n, n}, test::integers(this->rng_), true);
   });
 }
 
@@ -153,11 +166,11 @@ TYPED_TEST(CpuTrtrmm16, NormalInputsWithinFp32AccumulationAndOneRounding) {
 
 TYPED_TEST(CpuTrtrmm16, PaddedLeadingDimensions) {
   this->each([&](Fill fill, int64_t n) {
-    run_and_check<TypeParam>({fill, n, n + 3, n + 1, n + 5}, test::integers(this->rng_, 2), true);
+    run_and_check<TypeParam>({fill, n, n + 3, n + 1, n + 5}, test::integers(this->rng_), true);
   });
 }
 
-TYPED_TEST(CpuTrtrmm16, StridedBatchedBroadcastOperands) {
+TYPED_TEST(CpuTrtrmm16, StridedBatchedSharedAAndGappedBC) {
   this->each([&](Fill fill, int64_t n) {
     run_and_check<TypeParam>({fill, n, n, n, n + 1}, test::normal(this->rng_), false, 3);
   });

@@ -102,16 +102,25 @@ TYPED_TEST(Float16, NarrowRoundsToNearestEven) {
   SCOPED_TRACE(test::seed_note(this->seed_));
   std::uniform_int_distribution<uint32_t> bits;
   for (int t = 0; t < 200000; ++t) {
-    // Every fp32 pattern half the time; else a value near a 16-bit one (ties, near-ties, the
-    // subnormal and overflow boundaries).
+    // A third every fp32 pattern; a third within 4096 fp32 ulps of a 16-bit value; a third the
+    // midpoint of two neighbours (exact in fp32) or one fp32 ulp either side of it: every tie,
+    // subnormal and the overflow boundary included.
     uint32_t u = bits(this->rng_);
-    if (t % 2) {
+    if (t % 3 != 0) {
       const uint16_t b = uint16_t(bits(this->rng_) & 0x7FFF);
       if (b >= F::kInf) continue;
-      float base = detail::widen(typename F::T{b});
       uint32_t ub;
-      std::memcpy(&ub, &base, 4);
-      u = (ub + (bits(this->rng_) % 8192) - 4096) | (bits(this->rng_) & 0x80000000u);
+      if (t % 3 == 1) {
+        const float base = detail::widen(typename F::T{b});
+        std::memcpy(&ub, &base, 4);
+        ub += (bits(this->rng_) % 8192) - 4096;
+      } else {
+        const double next = b + 1 == F::kInf ? F::kInfRounding : F::value(uint16_t(b + 1));
+        const float mid = float((F::value(b) + next) / 2);  // exact: one bit more than the type
+        std::memcpy(&ub, &mid, 4);
+        ub += int(bits(this->rng_) % 3) - 1;
+      }
+      u = ub | (bits(this->rng_) & 0x80000000u);
     }
     float x;
     std::memcpy(&x, &u, 4);
@@ -128,6 +137,18 @@ TYPED_TEST(Float16, NarrowKeepsNaNAndInf) {
   EXPECT_TRUE(is_nan16(detail::narrow<typename F::T>(nan).bits, F::kInf));
   EXPECT_TRUE(is_nan16(detail::narrow<typename F::T>(-nan).bits, F::kInf));
   EXPECT_EQ(detail::narrow<typename F::T>(-0.0f).bits, 0x8000);
+  // A NaN keeps its sign and its leading payload bits and comes out quiet.
+  for (const uint32_t nan_bits : {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFA00000u, 0x7FE00000u}) {
+    float x;
+    std::memcpy(&x, &nan_bits, 4);
+    const uint16_t b = detail::narrow<typename F::T>(x).bits;
+    const int mant = F::kInf == 0x7C00 ? 10 : 7;  // the type's mantissa bits
+    EXPECT_TRUE(is_nan16(b, F::kInf)) << std::hex << nan_bits;
+    EXPECT_EQ(b >> 15, nan_bits >> 31) << "sign of " << std::hex << nan_bits;
+    EXPECT_TRUE(b & (1u << (mant - 1))) << "quiet bit of " << std::hex << nan_bits;
+    const uint32_t top = (nan_bits & 0x7FFFFFu) >> (23 - mant), quiet = 1u << (mant - 1);
+    EXPECT_EQ(b & (quiet - 1), top & (quiet - 1)) << "payload of " << std::hex << nan_bits;
+  }
 }
 
 TEST(Float16Edges, HalfBoundaries) {

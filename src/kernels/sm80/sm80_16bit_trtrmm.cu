@@ -3,7 +3,8 @@
 //
 // The 16-bit kernel for operands TMA cannot address (rows that are not 16-byte aligned: odd
 // leading dimensions, offset views) and for GPUs without wgmma. Loads need no alignment: 16-byte
-// vectors where every row start is 16-byte aligned, aligned 4-byte words otherwise.
+// vectors where every row start is 16-byte aligned, aligned 4-byte words otherwise (2-byte loads
+// where a vector reaches past n).
 //
 // One block per work unit of the triangle scheduler, never split (a split tile's partial would
 // reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32, a
