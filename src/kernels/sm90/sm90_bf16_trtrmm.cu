@@ -445,16 +445,11 @@ bool tma_compatible_16bit(const Problem16<T>& p) {
   // mirror with 16-byte stores). Batch entries must not overlap unless the operand is shared
   // (stride 0; never C, validate_args). TMA's limits: 32-bit coordinates, strides below 2^40
   // bytes.
-  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  constexpr int64_t kVec = 16 / int64_t(sizeof(T)), kMaxStride = (int64_t(1) << 40) / 2;
+  constexpr int64_t kMaxStride = (int64_t(1) << 40) / int64_t(sizeof(T));
   auto batch_ok = [&](int64_t stride, int64_t ld) {
     return p.batch <= 1 || stride == 0 || (stride >= ld * p.n && stride < kMaxStride);
   };
-  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % kVec == 0 &&
-         p.ldb % kVec == 0 && p.ldc % kVec == 0 &&
-         (p.batch <= 1 ||
-          (p.stride_a % kVec == 0 && p.stride_b % kVec == 0 && p.stride_c % kVec == 0)) &&
-         batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
+  return rows_16b_aligned(p) && batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
          batch_ok(p.stride_c, p.ldc) && p.n < (int64_t(1) << 31) && p.lda < kMaxStride &&
          p.ldb < kMaxStride && p.ldc < kMaxStride && p.batch <= INT32_MAX;
 }
