@@ -38,6 +38,7 @@ struct MmaTile {
   int bk;            // k per pipeline stage
   int warps_m, warps_n;
   int min_blocks;    // __launch_bounds__ occupancy target
+  int stages = 2;    // k slices in shared memory (2: a register-staged double buffer)
   constexpr int threads() const { return 32 * warps_m * warps_n; }
   constexpr int warp_m() const { return bm / warps_m; }
   constexpr int warp_n() const { return bn / warps_n; }
@@ -47,8 +48,8 @@ struct MmaTile {
 inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
-// 64×32, 32 k per stage (two k16 steps).
-inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1};
+// 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).
+inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};
 
 // A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also
 // prepare each stage's shared-memory operand, and one warpgroup whose TMA producer warp loads a

@@ -2,17 +2,22 @@
 // GPU from sm_80 with mma.sync m16n8k16 and fp32 sums; C rounded to the type once, at the store.
 //
 // The 16-bit kernel for operands TMA cannot address (rows that are not 16-byte aligned: odd
-// leading dimensions, offset views) and for GPUs without wgmma. Loads need no alignment: 16-byte
-// vectors where every row start is 16-byte aligned, aligned 4-byte words otherwise (2-byte loads
-// where a vector reaches past n).
+// leading dimensions, offset views) and for GPUs without wgmma.
 //
 // One block per work unit of the triangle scheduler, never split (a split tile's partial would
-// reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32, a
-// register-staged double buffer as in sm80_tf32x3. Each operand's stage is stored as the operand
-// lies in memory (k- or x-contiguous, x = m for A' and n for B'), so that a slice comes in with
-// coalesced loads and 16-byte stores, and goes out to the m16n8k16 fragments with ldmatrix
-// (.trans for the x-contiguous one). The triangle is masked as a slice goes from registers to
-// shared memory: the inputs' other triangle, NaN included, never reaches the arithmetic.
+// reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32. Each
+// operand's slice is stored as the operand lies in memory (k- or x-contiguous, x = m for A' and
+// n for B'), so that it comes in with coalesced loads and goes out to the m16n8k16 fragments
+// with ldmatrix (.trans for the x-contiguous one). The triangle is masked before a slice is
+// multiplied: the inputs' other triangle, NaN included, never reaches the arithmetic.
+//
+// Two pipelines, by alignment (both measured on the H200, session 11):
+// - every row start 16-byte aligned: a 5-slice cp.async ring, the masks applied in place
+//   (−16 % at n = 4096 against the register-staged pipeline);
+// - otherwise register-staged: aligned 4-byte words through registers into a double buffer,
+//   shifted and masked on the way to shared memory. (A ring of 4-byte or of 16-byte copies
+//   shifted in shared memory lost 14-60 %: the shift pass, or the copies, cost more
+//   instructions a stage than the pipeline saves.)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -26,6 +31,7 @@
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "kernels/sm80/cp_async.cuh"
 #include "kernels/sm80/mma_block.cuh"
 #include "sched/triangle_scheduler.hpp"
 
@@ -33,17 +39,17 @@ namespace trimm::kernels::sm80_16bit {
 namespace {
 
 constexpr config::MmaTile Cfg = config::kSm80_16bit;
-constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads();
+constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads(), kStages = Cfg.stages;
 constexpr int kMi = Cfg.warp_m() / 16, kNi = Cfg.warp_n() / 8;  // m16 and n8 tiles per warp
 static_assert(Cfg.bm == Cfg.bn, "the scheduler's mirror trick needs square tiles");
 static_assert(Cfg.warp_m() % 16 == 0 && Cfg.warp_n() % 8 == 0, "warps hold whole m16n8 tiles");
 static_assert(kStep % 16 == 0 && kTile % kStep == 0,
               "stages hold whole k16 steps, bands whole stages");
 
-// One operand's stage, stored as the operand lies in memory, so that a slice goes in with
-// 16-byte stores: k-contiguous, (x 128, k 32), or x-contiguous (kContigX), (k 32, x 128); x is m
-// for A' and n for B'. Rows are padded by 16 bytes: the 8 rows of 16 bytes an ldmatrix reads
-// are then an odd multiple of 4 words apart, in 8 distinct groups of 4 banks.
+// One operand's slice, stored as the operand lies in memory: k-contiguous, (x 128, k 32), or
+// x-contiguous (kContigX), (k 32, x 128); x is m for A' and n for B'. Rows are padded by 16
+// bytes: the 8 rows of 16 bytes an ldmatrix reads are then an odd multiple of 4 words apart, in
+// 8 distinct groups of 4 banks.
 template <bool kContigX>
 struct alignas(16) Stage {
   static constexpr int kRows = kContigX ? kStep : kTile, kCols = (kContigX ? kTile : kStep) + 8;
@@ -53,78 +59,161 @@ struct alignas(16) Stage {
   __device__ const uint16_t* at(int x, int k) const { return kContigX ? &v[k][x] : &v[x][k]; }
 };
 // kTrans (the Lower product): A' = Bᵀ is x-contiguous and B' = Aᵀ k-contiguous; else the other
-// way round.
-template <bool kTrans>
+// way round. kSlots slices of each: the ring, or the double buffer.
+template <bool kTrans, int kSlots>
 struct SharedStorage {
-  Stage<kTrans> a[2];
-  Stage<!kTrans> b[2];
+  Stage<kTrans> a[kSlots];
+  Stage<!kTrans> b[kSlots];
 };
-static_assert(sizeof(SharedStorage<false>) <= 48 * 1024, "static shared memory");
+static_assert(kStages >= 3, "a slice multiplied, one masked, one issued at the same time");
+static_assert(sizeof(SharedStorage<false, kStages>) <= 99 * 1024,
+              "the ring fits the opt-in shared memory of every sm_80+ GPU (sm_86/89: 99 KB)");
 
-// --- loads: global → registers → shared, the triangle masked --------------------------------
-// Moves kTile×kStep slices of one operand into Stages, k advancing by kStep per slice. Element
+// --- loads ------------------------------------------------------------------------------------
+// Both loaders move kTile×kStep slices of one operand, k advancing by kStep per slice. Element
 // (x, k) of the operand is p[k·ld + x] when kContigX (x is the contiguous index) and p[x·ld + k]
-// otherwise; each thread moves vectors of 8 elements along the contiguous index, the lanes of a
-// warp along it too (coalesced), into a Stage laid out the same way. kKAtLeastX: A'
-// keeps k >= x (x = row), B' keeps k <= x (x = column). kVec: every row start is 16-byte
-// aligned, so whole vectors load at once. Coordinates are 32-bit (the host checks n < 2^31).
-template <bool kContigX, bool kKAtLeastX, bool kVec>
-struct Loader {
-  static constexpr int kVecs = kTile * kStep / (8 * kThreads);  // vectors per thread per slice
-  static_assert(kVecs >= 1 && kVecs * 8 * kThreads == kTile * kStep,
-                "the threads move the slice in whole 8-element vectors");
-  const uint16_t* src[kVecs];  // each vector's first element in the next slice
-  int X[kVecs], K[kVecs];      // its global coordinates
-  int64_t advance;             // pointer step per slice
-  // The vector in flight, packed only at commit: packing at the load would make the thread wait
-  // for its loads before it multiplies the previous stage (30 % of the stall samples at
-  // n = 4097, session 10). kVec, or shifted[q] false: element e in the (e % 2) half of word
-  // w[q][e / 2]. shifted[q]: the vector starts 2 bytes into a 4-byte word (an odd leading
-  // dimension gives every other row such a start), and w[q][0..4] are the five aligned words
-  // that cover elements -1 … 8, so that 5 4-byte loads replace 8 2-byte ones.
-  uint32_t w[kVecs][kVec ? 4 : 5];
-  bool shifted[kVecs];
+// otherwise. Each thread moves vectors of 8 elements along the contiguous index, the lanes of a
+// warp along it too (coalesced), into a Stage laid out the same way. Elements past n become 0.
+// kKAtLeastX: A' keeps k >= x (x = row), B' keeps k <= x (x = column). Coordinates are 32-bit
+// (the host checks n < 2^31).
+constexpr int kVecs = kTile * kStep / (8 * kThreads);  // vectors per thread per slice
+static_assert(kVecs >= 1 && kVecs * 8 * kThreads == kTile * kStep,
+              "the threads move a slice in whole 8-element vectors");
 
-  __device__ Loader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
+// Vector q of thread tid: its place (xs, ks) in the slice.
+template <bool kContigX>
+struct VectorPlace {
+  int xs, ks;
+  __device__ VectorPlace(int tid, int q) {
+    const int idx = tid + q * kThreads;
+    xs = kContigX ? (idx % (kTile / 8)) * 8 : idx / (kStep / 8);
+    ks = kContigX ? idx / (kTile / 8) : (idx % (kStep / 8)) * 8;
+  }
+};
+
+// Only slices that reach across the diagonal need the mask: the first k block of A', the last
+// of B'.
+template <bool kKAtLeastX>
+__device__ __forceinline__ bool crosses_diagonal(int x0, int k0) {
+  return kKAtLeastX ? k0 < x0 + kTile - 1 : k0 + kStep - 1 > x0;
+}
+
+// +0 for every element of the vector at global (x, k) outside the triangle.
+template <bool kContigX, bool kKAtLeastX>
+__device__ __forceinline__ void mask_vector(uint32_t (&v)[4], int x, int k) {
+#pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    const int xe = x + (kContigX ? e : 0), ke = k + (kContigX ? 0 : e);
+    const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
+    if (!keep) v[e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
+  }
+}
+
+// Every row start 16-byte aligned: one 16-byte cp.async a vector, the mask applied in place
+// once the slice has landed. Vectors that reach past n come in element by element (a copy's
+// size, not its source size, is what may be read: no copy reaches past the operand).
+template <bool kContigX, bool kKAtLeastX>
+struct RingLoader {
+  const uint16_t* src[kVecs];  // each vector's first element in the next slice to issue
+  int xs[kVecs], ks[kVecs];    // its place in the slice
+  int X[kVecs], K[kVecs];      // its global coordinates in the next slice to issue
+  int64_t advance;             // pointer step per slice
+
+  __device__ RingLoader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
       : advance(kContigX ? kStep * ld : kStep) {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
-      const int idx = tid + q * kThreads;
-      const int xs = kContigX ? (idx % (kTile / 8)) * 8 : idx / (kStep / 8);
-      const int ks = kContigX ? idx / (kTile / 8) : (idx % (kStep / 8)) * 8;
-      X[q] = x0 + xs;
-      K[q] = k0 + ks;
+      const VectorPlace<kContigX> v(tid, q);
+      xs[q] = v.xs, ks[q] = v.ks;
+      X[q] = x0 + xs[q];
+      K[q] = k0 + ks[q];
       src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
     }
   }
 
-  // Issues the current slice's loads; elements past n become 0. Nothing here uses the values,
-  // so the loads stay in flight while the previous stage is multiplied.
+  // Issues the copies of the next slice into st (this thread's group) and moves on.
+  __device__ void issue(Stage<kContigX>& st, int n) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
+      uint16_t* dst = st.at(xs[q], ks[q]);
+      if (o < n && c + 7 < n) {
+        cp_async::copy16(dst, src[q], 16);
+      } else {
+        uint32_t w[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src[q] + 2 * i) : 0u;
+          const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src[q] + 2 * i + 1) : 0u;
+          w[i] = lo | hi << 16;
+        }
+        *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+      }
+      src[q] += advance;
+      K[q] += kStep;
+    }
+  }
+
+  // Masks slice st, which starts at global (x0, k0) and has landed, in place: each thread its
+  // own vectors (the ones it copied).
+  __device__ void mask(Stage<kContigX>& st, int x0, int k0) const {
+    if (!crosses_diagonal<kKAtLeastX>(x0, k0)) return;
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      uint4* d = reinterpret_cast<uint4*>(st.at(xs[q], ks[q]));
+      const uint4 t = *d;
+      uint32_t v[4] = {t.x, t.y, t.z, t.w};
+      mask_vector<kContigX, kKAtLeastX>(v, x0 + xs[q], k0 + ks[q]);
+      *d = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+  }
+};
+
+// Rows of any alignment: aligned 4-byte words into registers, shifted, masked and stored as the
+// slice goes to shared memory. The vector in flight is packed only at commit: packing at the
+// load would make the thread wait for its loads before it multiplies the previous stage (30 % of
+// the stall samples at n = 4097, session 10).
+template <bool kContigX, bool kKAtLeastX>
+struct StagedLoader {
+  const uint16_t* src[kVecs];  // each vector's first element in the next slice
+  int X[kVecs], K[kVecs];      // its global coordinates
+  int64_t advance;             // pointer step per slice
+  // shifted[q] false: element e in the (e % 2) half of word w[q][e / 2]. shifted[q]: the vector
+  // starts 2 bytes into a 4-byte word (an odd leading dimension gives every other row such a
+  // start), and w[q][0..4] are the five aligned words that cover elements -1 … 8, so that 5
+  // 4-byte loads replace 8 2-byte ones.
+  uint32_t w[kVecs][5];
+  bool shifted[kVecs];
+
+  __device__ StagedLoader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
+      : advance(kContigX ? kStep * ld : kStep) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      const VectorPlace<kContigX> v(tid, q);
+      X[q] = x0 + v.xs;
+      K[q] = k0 + v.ks;
+      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
+    }
+  }
+
+  // Issues the current slice's loads. Nothing here uses the values, so the loads stay in
+  // flight while the previous stage is multiplied.
   __device__ void load(int n) {
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
-      if constexpr (kVec) {
-        if (o < n && c + 7 < n) {
-          const uint4 t = __ldg(reinterpret_cast<const uint4*>(src[q]));
-          w[q][0] = t.x, w[q][1] = t.y, w[q][2] = t.z, w[q][3] = t.w;
-        } else {
-          load_edge(q, c, o, n);
-        }
-      } else {
-        const bool odd = reinterpret_cast<uintptr_t>(src[q]) & 2;
-        // Interior: every word lies inside the row (element -1 exists where the vector starts
-        // a row: the previous row's padding or last element).
-        const bool interior = o < n && (odd ? c + 8 < n && (c > 0 || o > 0) : c + 7 < n);
-        shifted[q] = odd && interior;
-        if (interior) {
-          const uint32_t* base = reinterpret_cast<const uint32_t*>(src[q] - (odd ? 1 : 0));
+      const bool odd = reinterpret_cast<uintptr_t>(src[q]) & 2;
+      // Interior: every word lies inside the row (element -1 exists where the vector starts a
+      // row: the previous row's padding or last element).
+      const bool interior = o < n && (odd ? c + 8 < n && (c > 0 || o > 0) : c + 7 < n);
+      shifted[q] = odd && interior;
+      if (interior) {
+        const uint32_t* base = reinterpret_cast<const uint32_t*>(src[q] - (odd ? 1 : 0));
 #pragma unroll
-          for (int i = 0; i < 4; ++i) w[q][i] = __ldg(base + i);
-          w[q][4] = odd ? __ldg(base + 4) : 0u;
-        } else {
-          load_edge(q, c, o, n);
-        }
+        for (int i = 0; i < 4; ++i) w[q][i] = __ldg(base + i);
+        w[q][4] = odd ? __ldg(base + 4) : 0u;
+      } else {
+        load_edge(q, c, o, n);
       }
     }
   }
@@ -141,30 +230,18 @@ struct Loader {
     }
   }
 
-  // Masks the triangle (+0 for every element outside it), stores the slice as (x, k) into s,
-  // whose slice starts at global (x0, k0), and moves on to the next slice. Only slices that
-  // reach across the diagonal (the first k block of A', the last of B') need the mask.
-  __device__ void commit(Stage<kContigX>& s, int x0, int k0) {
-    const bool crosses = kKAtLeastX ? k0 < x0 + kTile - 1 : k0 + kStep - 1 > x0;
+  // Masks the triangle, stores the slice as (x, k) into st, whose slice starts at global
+  // (x0, k0), and moves on to the next slice.
+  __device__ void commit(Stage<kContigX>& st, int x0, int k0) {
+    const bool crosses = crosses_diagonal<kKAtLeastX>(x0, k0);
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       uint32_t v[4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        if constexpr (kVec)
-          v[i] = w[q][i];
-        else  // shifted: the high half of word i and the low half of word i + 1
-          v[i] = shifted[q] ? __funnelshift_r(w[q][i], w[q][i + 1], 16) : w[q][i];
-      }
-      if (crosses) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-          const int xe = X[q] + (kContigX ? e : 0), ke = K[q] + (kContigX ? 0 : e);
-          const bool keep = kKAtLeastX ? ke >= xe : ke <= xe;
-          if (!keep) v[e / 2] &= e % 2 ? 0x0000FFFFu : 0xFFFF0000u;
-        }
-      }
-      *reinterpret_cast<uint4*>(s.at(X[q] - x0, K[q] - k0)) = make_uint4(v[0], v[1], v[2], v[3]);
+      for (int i = 0; i < 4; ++i)  // shifted: the high half of word i and the low half of i + 1
+        v[i] = shifted[q] ? __funnelshift_r(w[q][i], w[q][i + 1], 16) : w[q][i];
+      if (crosses) mask_vector<kContigX, kKAtLeastX>(v, X[q], K[q]);
+      *reinterpret_cast<uint4*>(st.at(X[q] - x0, K[q] - k0)) = make_uint4(v[0], v[1], v[2], v[3]);
       src[q] += advance;
       K[q] += kStep;
     }
@@ -271,40 +348,61 @@ __device__ void store_tile(E* C, int64_t ldc, int64_t n, bool diag, int64_t row0
       }
 }
 
-// kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
-// row start of A, B and C is 16-byte aligned.
-template <bool kTrans, bool kVec, typename S>
-__global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
-    sm80_16bit_trtrmm_kernel(Problem16<S> p, sched::TriangleSchedule s, int64_t batch_offset,
-                             const __grid_constant__ sched::DispatchOrder order) {
-  using E = Elem16<S>;
-  __shared__ SharedStorage<kTrans> smem;
-  const int tid = threadIdx.x;
-  const int64_t b = batch_offset + blockIdx.y;
-  E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
-  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
+// acc += A'·B' over the unit's band, through the ring. Slice i lives in slot i % kStages. Each
+// thread commits one group of copies per slice (empty past the band) and masks the vectors it
+// copied, one iteration before the slice is multiplied: while slice it is multiplied, it + 1 is
+// masked and kStages − 3 slices are in flight behind it, one more issued.
+template <bool kBf16, bool kTrans, typename Prologue>
+__device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16_t* a,
+                              int64_t lda, const uint16_t* b, int64_t ldb, int n, int m0, int j0,
+                              int k_begin, int steps, int tid, const mma::WarpCoords& w,
+                              float (&acc)[kMi][kNi][4], const Prologue& prologue) {
+  RingLoader<kTrans, true> la(tid, a, lda, m0, k_begin);
+  RingLoader<!kTrans, false> lb(tid, b, ldb, j0, k_begin);
+#pragma unroll
+  for (int i = 0; i < kStages - 1; ++i) {
+    if (i < steps) {
+      la.issue(smem.a[i], n);
+      lb.issue(smem.b[i], n);
+    }
+    cp_async::commit();
+  }
+  prologue();
+  cp_async::wait<kStages - 2>();
+  la.mask(smem.a[0], m0, k_begin);
+  lb.mask(smem.b[0], j0, k_begin);
+  for (int it = 0; it < steps; ++it) {
+    // After the barrier: slice it is masked, slot (it − 1) % kStages is free.
+    __syncthreads();
+    const int next = it + kStages - 1;
+    if (next < steps) {
+      la.issue(smem.a[next % kStages], n);
+      lb.issue(smem.b[next % kStages], n);
+    }
+    cp_async::commit();
+    if (it + 1 < steps) {
+      cp_async::wait<kStages - 2>();  // this thread's copies of slice it + 1
+      const int k_next = k_begin + (it + 1) * kStep;
+      la.mask(smem.a[(it + 1) % kStages], m0, k_next);
+      lb.mask(smem.b[(it + 1) % kStages], j0, k_next);
+    }
+    multiply_stage<kBf16, kTrans>(smem.a[it % kStages], smem.b[it % kStages], w.wm, w.wn,
+                                  tid % 32, acc);
+  }
+}
 
-  const mma::UnitOperands<kTrans, S> op(p, b);
-  const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
-  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
-  // A'(m, k): row-major A is k-contiguous; its transpose (Bᵀ) is m-contiguous. B' the other way.
-  Loader<kTrans, true, kVec> la(tid, reinterpret_cast<const uint16_t*>(op.a), op.lda, m0,
-                                k_begin);
-  Loader<!kTrans, false, kVec> lb(tid, reinterpret_cast<const uint16_t*>(op.b), op.ldb, j0,
-                                  k_begin);
-
-  const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
-  float acc[kMi][kNi][4];
-  mma::zero(acc);
-
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+// acc += A'·B' over the unit's band, register-staged: the next slice's loads are in flight while
+// the current one is multiplied.
+template <bool kBf16, bool kTrans, typename Prologue>
+__device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* a, int64_t lda,
+                                const uint16_t* b, int64_t ldb, int n, int m0, int j0,
+                                int k_begin, int steps, int tid, const mma::WarpCoords& w,
+                                float (&acc)[kMi][kNi][4], const Prologue& prologue) {
+  StagedLoader<kTrans, true> la(tid, a, lda, m0, k_begin);
+  StagedLoader<!kTrans, false> lb(tid, b, ldb, j0, k_begin);
   la.load(n);
   lb.load(n);
-  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
-  // first stage's loads are in flight.
-  if (sched::TriangleSchedule::zeroes_mirror(u))
-    zero_mirror<kVec, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kTrans,
-                                kTile, tid, kThreads);
+  prologue();
   la.commit(smem.a[0], m0, k_begin);
   lb.commit(smem.b[0], j0, k_begin);
   __syncthreads();
@@ -316,14 +414,57 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
       la.load(n);
       lb.load(n);
     }
-    multiply_stage<std::is_same_v<S, bfloat16_t>, kTrans>(smem.a[cur], smem.b[cur], w.wm, w.wn,
-                                                          tid % 32, acc);
+    multiply_stage<kBf16, kTrans>(smem.a[cur], smem.b[cur], w.wm, w.wn, tid % 32, acc);
     if (more) {
       la.commit(smem.a[cur ^ 1], m0, k_next);
       lb.commit(smem.b[cur ^ 1], j0, k_next);
     }
     __syncthreads();
   }
+}
+
+template <bool kVec>
+constexpr int kSlotsFor = kVec ? kStages : 2;
+
+// kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
+// row start of A, B and C is 16-byte aligned.
+template <bool kTrans, bool kVec, typename S>
+__global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
+    sm80_16bit_trtrmm_kernel(Problem16<S> p, sched::TriangleSchedule s, int64_t batch_offset,
+                             const __grid_constant__ sched::DispatchOrder order) {
+  using E = Elem16<S>;
+  constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
+  extern __shared__ uint4 dynamic_smem[];
+  auto& smem = *reinterpret_cast<SharedStorage<kTrans, kSlotsFor<kVec>>*>(dynamic_smem);
+  const int tid = threadIdx.x;
+  const int64_t b = batch_offset + blockIdx.y;
+  E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
+  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
+
+  const mma::UnitOperands<kTrans, S> op(p, b);
+  const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
+  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
+  float acc[kMi][kNi][4];
+  mma::zero(acc);
+
+  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
+  // first slices are in flight.
+  auto zero_mirror_tile = [&] {
+    if (sched::TriangleSchedule::zeroes_mirror(u))
+      zero_mirror<kVec, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kTrans,
+                                  kTile, tid, kThreads);
+  };
+  // A'(m, k): row-major A is k-contiguous; its transpose (Bᵀ) is m-contiguous. B' the other way.
+  const auto* a = reinterpret_cast<const uint16_t*>(op.a);
+  const auto* bb = reinterpret_cast<const uint16_t*>(op.b);
+  if constexpr (kVec)
+    ring_mainloop<kBf16, kTrans>(smem, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w,
+                                 acc, zero_mirror_tile);
+  else
+    staged_mainloop<kBf16, kTrans>(smem, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid,
+                                   w, acc, zero_mirror_tile);
 
   store_tile<kTrans>(C, p.ldc, p.n, u.bi == u.bj, row0, col0, w.wm, w.wn, w.g, w.t, acc);
 }
@@ -337,12 +478,13 @@ double unit_cost(const sched::WorkUnit& u) {
 template <bool kTrans, bool kVec, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, S>;
-  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, 0);
+  constexpr int smem = sizeof(SharedStorage<kTrans, kSlotsFor<kVec>>);
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   // Never split (see the top of this file).
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
-                   kernel<<<grid, kThreads, 0, stream>>>(p, s, b0, order);
+                   kernel<<<grid, kThreads, smem, stream>>>(p, s, b0, order);
                  });
 }
 
