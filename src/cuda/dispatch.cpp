@@ -44,8 +44,8 @@ const KernelEntry16 kTable16[] = {
      "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
      "+ 2 consumer warpgroups, 128x128 tiles"},
     {"sm80_16bit", 80, kAnyCc, true, false, kernels::launch_sm80_16bit, kernels::launch_sm80_16bit,
-     "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, "
-     "register-staged double buffer"},
+     "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
+     "ring for 16-byte rows, register-staged otherwise"},
     {"simt_16bit", 80, kAnyCc, false, false, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };
