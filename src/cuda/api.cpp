@@ -167,11 +167,11 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
 
 const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p, int cc,
                                         const Options& o) {
-  return dispatch::select16(cc, o.precision, o.kernel, kernels::tma_compatible_16bit(p));
+  return dispatch::select16(cc, o.precision, p.n, o.kernel, kernels::tma_compatible_16bit(p));
 }
 const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p, int cc,
                                         const Options& o) {
-  return dispatch::select16(cc, o.precision, o.kernel, kernels::tma_compatible_16bit(p));
+  return dispatch::select16(cc, o.precision, p.n, o.kernel, kernels::tma_compatible_16bit(p));
 }
 
 void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<half_t>& p,

@@ -38,15 +38,22 @@ const KernelEntry kTable[] = {
 };
 
 // 16-bit data: wgmma where TMA can address the operands, mma.sync elsewhere (any alignment, any
-// GPU from sm_80). The CUDA-core kernel runs only when forced: the plain yardstick.
+// GPU from sm_80) and for n <= kTiny16N, where both run at the launch floor and sm80_16bit's
+// is lower: 6.0-6.4 µs against 6.6-6.9 at n = 8-24, a tie at 32, 0.5-1 µs behind from 40
+// (H200, session 11, three runs each). The CUDA-core kernel runs only when forced: the plain
+// yardstick.
+constexpr int64_t kTiny16N = 32;
+
 const KernelEntry16 kTable16[] = {
-    {"sm90_16bit", 90, 90, true, true, kernels::launch_sm90_16bit, kernels::launch_sm90_16bit,
+    {"sm90_16bit", 90, 90, true, true, kTiny16N + 1, kernels::launch_sm90_16bit,
+     kernels::launch_sm90_16bit,
      "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
      "+ 2 consumer warpgroups, 128x128 tiles"},
-    {"sm80_16bit", 80, kAnyCc, true, false, kernels::launch_sm80_16bit, kernels::launch_sm80_16bit,
+    {"sm80_16bit", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit,
+     kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
      "ring for 16-byte rows, register-staged otherwise"},
-    {"simt_16bit", 80, kAnyCc, false, false, kernels::launch_simt_16bit,
+    {"simt_16bit", 80, kAnyCc, false, false, 0, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };
 
@@ -118,14 +125,14 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 const KernelEntry16* table16_begin() { return std::begin(kTable16); }
 const KernelEntry16* table16_end() { return std::end(kTable16); }
 
-const KernelEntry16& select16(int cc, Precision precision, const std::string& forced,
+const KernelEntry16& select16(int cc, Precision precision, int64_t n, const std::string& forced,
                               bool tma_ok) {
   if (precision != Precision::Auto && precision != Precision::Fp32)
     throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                           ": 16-bit data is accumulated in fp32, expected precision auto or fp32");
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
-    if (e.automatic && runs_on(e, cc) && (tma_ok || !e.needs_tma)) return e;
+    if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;
   throw InvalidArgument("no trimm kernel for 16-bit data runs on sm_" + std::to_string(cc));
 }
 

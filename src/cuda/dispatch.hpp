@@ -68,6 +68,7 @@ struct KernelEntry16 {
   int min_cc, max_cc;  // compute capabilities it runs on, inclusive
   bool automatic;      // false: runs only when forced by name
   bool needs_tma;      // only for operands kernels::tma_compatible_16bit accepts
+  int64_t min_n;       // smallest n it is chosen for automatically
   Launch16Fn launch_f16;
   LaunchB16Fn launch_bf16;
   const char* what;
@@ -78,7 +79,7 @@ const KernelEntry16* table16_end();
 
 // The 16-bit kernel for this call; `forced` as in select. Throws InvalidArgument naming
 // `precision` (anything but Auto and Fp32) or `kernel`.
-const KernelEntry16& select16(int cc, Precision precision, const std::string& forced,
+const KernelEntry16& select16(int cc, Precision precision, int64_t n, const std::string& forced,
                               bool tma_ok = true);
 
 }  // namespace trimm::dispatch
