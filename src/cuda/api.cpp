@@ -167,11 +167,11 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
 
 const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p, int cc,
                                         const Options& o) {
-  return dispatch::select16(cc, o.precision, p.n, o.kernel, kernels::tma_compatible_16bit(p));
+  return dispatch::select16(cc, p.n, o.kernel, kernels::tma_compatible_16bit(p));
 }
 const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p, int cc,
                                         const Options& o) {
-  return dispatch::select16(cc, o.precision, p.n, o.kernel, kernels::tma_compatible_16bit(p));
+  return dispatch::select16(cc, p.n, o.kernel, kernels::tma_compatible_16bit(p));
 }
 
 void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<half_t>& p,
@@ -197,6 +197,7 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
 template <typename T>
 const char* selected16(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb,
                        const T* C, int64_t ldc, const Options& options) {
+  detail::validate_16bit_options("trimm::selected_kernel", options);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem16<T> p{fill, n, A, lda, 0, B, ldb, 0, const_cast<T*>(C), ldc, 0, 1};
   return select16(p, current_device().cc, options).name;

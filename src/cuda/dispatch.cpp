@@ -125,11 +125,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 const KernelEntry16* table16_begin() { return std::begin(kTable16); }
 const KernelEntry16* table16_end() { return std::end(kTable16); }
 
-const KernelEntry16& select16(int cc, Precision precision, int64_t n, const std::string& forced,
-                              bool tma_ok) {
-  if (precision != Precision::Auto && precision != Precision::Fp32)
-    throw InvalidArgument(std::string("precision = ") + to_string(precision) +
-                          ": 16-bit data is accumulated in fp32, expected precision auto or fp32");
+const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;

@@ -78,8 +78,8 @@ const KernelEntry16* table16_begin();
 const KernelEntry16* table16_end();
 
 // The 16-bit kernel for this call; `forced` as in select. Throws InvalidArgument naming
-// `precision` (anything but Auto and Fp32) or `kernel`.
-const KernelEntry16& select16(int cc, Precision precision, int64_t n, const std::string& forced,
-                              bool tma_ok = true);
+// `kernel`. The options' precision and structure are the caller's to validate
+// (detail::validate_16bit_options): every 16-bit entry implements the one precision allowed.
+const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true);
 
 }  // namespace trimm::dispatch

@@ -145,11 +145,11 @@ TEST(Dispatch, ForcedKernelErrorsNameTheKernelAndTheReason) {
   EXPECT_NE(m.find("multiples of 4"), npos) << m;
   m = message([] { select(90, Precision::Fp32, 4096, "sm90_tf32"); });
   EXPECT_NE(m.find("implements precision tf32, not the requested fp32"), npos) << m;
-  m = message([] { select16(80, Precision::Auto, 4096, "sm90_16bit"); });
+  m = message([] { select16(80, 4096, "sm90_16bit"); });
   EXPECT_NE(m.find("kernel = 'sm90_16bit' does not run on sm_80"), npos) << m;
-  m = message([] { select16(90, Precision::Auto, 4096, "sm90_16bit", false); });
+  m = message([] { select16(90, 4096, "sm90_16bit", false); });
   EXPECT_NE(m.find("multiples of 8"), npos) << m;
-  m = message([] { select16(90, Precision::Auto, 4096, "nope"); });
+  m = message([] { select16(90, 4096, "nope"); });
   EXPECT_NE(m.find("kernel = 'nope' for 16-bit data, expected one of: sm90_16bit"), npos) << m;
 }
 
@@ -172,40 +172,33 @@ namespace {
 // 16-bit data: its own table. wgmma where TMA takes the operands on sm_90, mma.sync everywhere
 // else; the CUDA-core kernel only when forced; fp32 accumulation only.
 TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
-  EXPECT_STREQ(select16(90, Precision::Auto, 4096, "").name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, Precision::Fp32, 4096, "").name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, Precision::Auto, 4096, "", false).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 4096, "").name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 4096, "", false).name, "sm80_16bit");
   for (int cc : {80, 86, 89, 100})
-    EXPECT_STREQ(select16(cc, Precision::Auto, 4096, "").name, "sm80_16bit");
+    EXPECT_STREQ(select16(cc, 4096, "").name, "sm80_16bit");
   for (bool tma_ok : {true, false}) {
-    EXPECT_STREQ(select16(90, Precision::Auto, 4096, "simt_16bit", tma_ok).name, "simt_16bit");
-    EXPECT_STREQ(select16(90, Precision::Auto, 4096, "sm80_16bit", tma_ok).name, "sm80_16bit");
+    EXPECT_STREQ(select16(90, 4096, "simt_16bit", tma_ok).name, "simt_16bit");
+    EXPECT_STREQ(select16(90, 4096, "sm80_16bit", tma_ok).name, "sm80_16bit");
   }
-  EXPECT_THROW(select16(80, Precision::Auto, 4096, "sm90_16bit"), InvalidArgument);
-  EXPECT_THROW(select16(90, Precision::Auto, 4096, "sm90_16bit", false), InvalidArgument);
+  EXPECT_THROW(select16(80, 4096, "sm90_16bit"), InvalidArgument);
+  EXPECT_THROW(select16(90, 4096, "sm90_16bit", false), InvalidArgument);
 }
 
 // Tiny n: both kernels run at the launch floor, sm80_16bit's is lower (session 11). Forcing
 // still reaches sm90_16bit there.
 TEST(Dispatch16, TinyNTakesMmaSyncOnHopper) {
   for (int64_t n : {1, 8, 16, 32})
-    EXPECT_STREQ(select16(90, Precision::Auto, n, "").name, "sm80_16bit") << n;
+    EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit") << n;
   for (int64_t n : {33, 40, 64, 256})
-    EXPECT_STREQ(select16(90, Precision::Auto, n, "").name, "sm90_16bit") << n;
-  EXPECT_STREQ(select16(90, Precision::Auto, 8, "sm90_16bit").name, "sm90_16bit");
+    EXPECT_STREQ(select16(90, n, "").name, "sm90_16bit") << n;
+  EXPECT_STREQ(select16(90, 8, "sm90_16bit").name, "sm90_16bit");
 }
 
-TEST(Dispatch16, RefusesOtherPrecisionsAndFloatKernelsNamingThem) {
-  for (Precision p : {Precision::Ieee, Precision::Tf32}) {
-    try {
-      select16(90, p, 4096, "");
-      ADD_FAILURE() << "no error for precision " << to_string(p);
-    } catch (const InvalidArgument& e) {
-      EXPECT_NE(std::string(e.what()).find("precision"), std::string::npos) << e.what();
-    }
-  }
+// (Other precisions are refused before dispatch, by detail::validate_16bit_options: the API's
+// tests, CPU and GPU.)
+TEST(Dispatch16, RefusesFloatKernelsNamingTheChoices) {
   try {
-    select16(90, Precision::Auto, 4096, "sm90_tf32x3");
+    select16(90, 4096, "sm90_tf32x3");
     ADD_FAILURE() << "a float kernel accepted for 16-bit data";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("sm90_16bit"), std::string::npos) << e.what();
