@@ -80,14 +80,31 @@ constexpr int kVecs = kTile * kStep / (8 * kThreads);  // vectors per thread per
 static_assert(kVecs >= 1 && kVecs * 8 * kThreads == kTile * kStep,
               "the threads move a slice in whole 8-element vectors");
 
-// Vector q of thread tid: its place (xs, ks) in the slice.
+// Thread tid's vectors of a slice, as both loaders walk them: vector q's place (xs, ks) in the
+// slice, and its first element's global coordinates (X, K) and address (src) in the next slice
+// to load; next(q) moves it one slice along k.
 template <bool kContigX>
-struct VectorPlace {
-  int xs, ks;
-  __device__ VectorPlace(int tid, int q) {
-    const int idx = tid + q * kThreads;
-    xs = kContigX ? (idx % (kTile / 8)) * 8 : idx / (kStep / 8);
-    ks = kContigX ? idx / (kTile / 8) : (idx % (kStep / 8)) * 8;
+struct SliceVectors {
+  const uint16_t* src[kVecs];
+  int xs[kVecs], ks[kVecs];
+  int X[kVecs], K[kVecs];
+  int64_t advance;  // pointer step per slice
+
+  __device__ SliceVectors(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
+      : advance(kContigX ? kStep * ld : kStep) {
+#pragma unroll
+    for (int q = 0; q < kVecs; ++q) {
+      const int idx = tid + q * kThreads;
+      xs[q] = kContigX ? (idx % (kTile / 8)) * 8 : idx / (kStep / 8);
+      ks[q] = kContigX ? idx / (kTile / 8) : (idx % (kStep / 8)) * 8;
+      X[q] = x0 + xs[q];
+      K[q] = k0 + ks[q];
+      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
+    }
+  }
+  __device__ void next(int q) {
+    src[q] += advance;
+    K[q] += kStep;
   }
 };
 
@@ -125,23 +142,10 @@ __device__ __forceinline__ void load_vector_by_elements(uint32_t (&w)[4], const 
 // once the slice has landed. Vectors that reach past n come in element by element (a copy's
 // size, not its source size, is what may be read: no copy reaches past the operand).
 template <bool kContigX, bool kKAtLeastX>
-struct RingLoader {
-  const uint16_t* src[kVecs];  // each vector's first element in the next slice to issue
-  int xs[kVecs], ks[kVecs];    // its place in the slice
-  int X[kVecs], K[kVecs];      // its global coordinates in the next slice to issue
-  int64_t advance;             // pointer step per slice
-
-  __device__ RingLoader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
-      : advance(kContigX ? kStep * ld : kStep) {
-#pragma unroll
-    for (int q = 0; q < kVecs; ++q) {
-      const VectorPlace<kContigX> v(tid, q);
-      xs[q] = v.xs, ks[q] = v.ks;
-      X[q] = x0 + xs[q];
-      K[q] = k0 + ks[q];
-      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
-    }
-  }
+struct RingLoader : SliceVectors<kContigX> {
+  using V = SliceVectors<kContigX>;
+  using V::src, V::xs, V::ks, V::X, V::K;
+  using V::V;
 
   // Issues the copies of the next slice into st (this thread's group) and moves on.
   __device__ void issue(Stage<kContigX>& st, int n) {
@@ -156,8 +160,7 @@ struct RingLoader {
         load_vector_by_elements(w, src[q], c, o, n);
         *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
       }
-      src[q] += advance;
-      K[q] += kStep;
+      this->next(q);
     }
   }
 
@@ -181,27 +184,17 @@ struct RingLoader {
 // load would make the thread wait for its loads before it multiplies the previous stage (30 % of
 // the stall samples at n = 4097, session 10).
 template <bool kContigX, bool kKAtLeastX>
-struct StagedLoader {
-  const uint16_t* src[kVecs];  // each vector's first element in the next slice
-  int X[kVecs], K[kVecs];      // its global coordinates
-  int64_t advance;             // pointer step per slice
+struct StagedLoader : SliceVectors<kContigX> {
+  using V = SliceVectors<kContigX>;
+  using V::src, V::X, V::K;
+  using V::V;
+
   // shifted[q] false: element e in the (e % 2) half of word w[q][e / 2]. shifted[q]: the vector
   // starts 2 bytes into a 4-byte word (an odd leading dimension gives every other row such a
   // start), and w[q][0..4] are the five aligned words that cover elements -1 … 8, so that 5
   // 4-byte loads replace 8 2-byte ones.
   uint32_t w[kVecs][5];
   bool shifted[kVecs];
-
-  __device__ StagedLoader(int tid, const uint16_t* p, int64_t ld, int x0, int k0)
-      : advance(kContigX ? kStep * ld : kStep) {
-#pragma unroll
-    for (int q = 0; q < kVecs; ++q) {
-      const VectorPlace<kContigX> v(tid, q);
-      X[q] = x0 + v.xs;
-      K[q] = k0 + v.ks;
-      src[q] = kContigX ? p + int64_t(K[q]) * ld + X[q] : p + int64_t(X[q]) * ld + K[q];
-    }
-  }
 
   // Issues the current slice's loads. Nothing here uses the values, so the loads stay in
   // flight while the previous stage is multiplied.
@@ -244,8 +237,7 @@ struct StagedLoader {
         v[i] = shifted[q] ? __funnelshift_r(w[q][i], w[q][i + 1], 16) : w[q][i];
       if (crosses) mask_vector<kContigX, kKAtLeastX>(v, X[q], K[q]);
       *reinterpret_cast<uint4*>(st.at(X[q] - x0, K[q] - k0)) = make_uint4(v[0], v[1], v[2], v[3]);
-      src[q] += advance;
-      K[q] += kStep;
+      this->next(q);
     }
   }
 };
