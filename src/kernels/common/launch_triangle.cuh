@@ -59,6 +59,59 @@ int blocks_per_sm(int device, int threads, int smem) {
   return v;
 }
 
+// Whether kKernel runs from sm_90 code on `device` (a build without it JITs compute_80 PTX,
+// which has no clusters), queried once per device.
+template <auto kKernel>
+bool has_clusters(int device) {
+  static std::atomic<int> cache[kMaxDevices] = {};  // 0 unknown, 1 no, 2 yes
+  int v = cache[device].load(std::memory_order_relaxed);
+  if (v == 0) {
+    cudaFuncAttributes a{};
+    TRIMM_CUDA_CHECK(cudaFuncGetAttributes(&a, kKernel));
+    v = a.binaryVersion >= 90 ? 2 : 1;
+    cache[device].store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
+}
+
+// A launch configuration of `grid` blocks in clusters of `ranks` blocks along x (sm_90).
+struct ClusterLaunch {
+  cudaLaunchAttribute cluster = {};
+  cudaLaunchConfig_t cfg = {};
+  ClusterLaunch(dim3 grid, int threads, int smem, int ranks, cudaStream_t stream) {
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = unsigned(ranks);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(unsigned(threads));
+    cfg.dynamicSmemBytes = size_t(smem);
+    cfg.stream = stream;
+    cfg.attrs = &cluster;
+    cfg.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;  // cfg points into this object
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
+// Whether `device` can hold at least one cluster of `blocks` blocks of kKernel (threads,
+// smem bytes of dynamic shared memory each: the size blocks_per_sm opted it in to), queried once
+// per device and cluster size (1, 2, 4 or 8 blocks).
+template <auto kKernel>
+bool cluster_fits(int device, int blocks, int threads, int smem) {
+  static std::atomic<int> cache[kMaxDevices][4] = {};  // 0 unknown, 1 no, 2 yes
+  const int slot = blocks >= 8 ? 3 : blocks >= 4 ? 2 : blocks >= 2 ? 1 : 0;
+  int v = cache[device][slot].load(std::memory_order_relaxed);
+  if (v == 0) {
+    const ClusterLaunch launch(dim3(unsigned(blocks)), threads, smem, blocks, nullptr);
+    int clusters = 0;
+    TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));
+    v = clusters > 0 ? 2 : 1;
+    cache[device][slot].store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
+}
+
 // sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel
 // family has its own), built once per family and shape and kept (host memory, 2 KB per entry)
 // for the process.

@@ -4,8 +4,10 @@
 // The 16-bit kernel for operands TMA cannot address (rows that are not 16-byte aligned: odd
 // leading dimensions, offset views) and for GPUs without wgmma.
 //
-// One block per work unit of the triangle scheduler, never split (a split tile's partial would
-// reach C in 16 bits: a second rounding). 128×128 tiles, 32 k per stage, 8 warps of 64×32. Each
+// One block per work unit of the triangle scheduler, never split into partial tiles (a split
+// tile's partial would reach C in 16 bits: a second rounding). On sm_90, where the units leave
+// SMs idle (small n), a unit's k band is instead shared by a thread-block cluster whose fp32 sums
+// meet in distributed shared memory before the one rounding. 128×128 tiles, 32 k per stage, 8 warps of 64×32. Each
 // operand's slice is stored as the operand lies in memory (k- or x-contiguous, x = m for A' and
 // n for B'), so that it comes in with coalesced loads and goes out to the m16n8k16 fragments
 // with ldmatrix (.trans for the x-contiguous one). The triangle is masked before a slice is
@@ -17,9 +19,11 @@
 // - otherwise register-staged: aligned 4-byte words through registers into a double buffer,
 //   shifted and masked on the way to shared memory. (A ring of 4-byte or of 16-byte copies
 //   shifted in shared memory lost 14-60 %: the shift pass, or the copies, cost more
-//   instructions a stage than the pipeline saves.)
+//   instructions a stage than the pipeline saves.) At n <= kTinyN rows of any alignment take the
+//   ring, element by element: its shorter prologue is what counts at the launch floor.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,6 +41,8 @@
 
 namespace trimm::kernels::sm80_16bit {
 namespace {
+
+namespace cg = cooperative_groups;
 
 constexpr config::MmaTile Cfg = config::kSm80_16bit;
 constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads(), kStages = Cfg.stages;
@@ -138,10 +144,11 @@ __device__ __forceinline__ void load_vector_by_elements(uint32_t (&w)[4], const 
   }
 }
 
-// Every row start 16-byte aligned: one 16-byte cp.async a vector, the mask applied in place
-// once the slice has landed. Vectors that reach past n come in element by element (a copy's
-// size, not its source size, is what may be read: no copy reaches past the operand).
-template <bool kContigX, bool kKAtLeastX>
+// kAligned (every row start 16-byte aligned): one 16-byte cp.async a vector, the mask applied in
+// place once the slice has landed. Vectors that reach past n come in element by element (a
+// copy's size, not its source size, is what may be read: no copy reaches past the operand), and
+// so does every vector of rows of any alignment (!kAligned: only for tiny n, kTinyN).
+template <bool kContigX, bool kKAtLeastX, bool kAligned>
 struct RingLoader : SliceVectors<kContigX> {
   using V = SliceVectors<kContigX>;
   using V::src, V::xs, V::ks, V::X, V::K;
@@ -153,7 +160,7 @@ struct RingLoader : SliceVectors<kContigX> {
     for (int q = 0; q < kVecs; ++q) {
       const int c = kContigX ? X[q] : K[q], o = kContigX ? K[q] : X[q];  // contiguous / strided
       uint16_t* dst = st.at(xs[q], ks[q]);
-      if (o < n && c + 7 < n) {
+      if (kAligned && o < n && c + 7 < n) {
         cp_async::copy16(dst, src[q], 16);
       } else {
         uint32_t w[4];
@@ -346,13 +353,13 @@ __device__ void store_tile(E* C, int64_t ldc, int64_t n, bool diag, int64_t row0
 // thread commits one group of copies per slice (empty past the band) and masks the vectors it
 // copied, one iteration before the slice is multiplied: while slice it is multiplied, it + 1 is
 // masked and kStages − 3 slices are in flight behind it, one more issued.
-template <bool kBf16, bool kTrans, typename Prologue>
+template <bool kBf16, bool kTrans, bool kAligned, typename Prologue>
 __device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16_t* a,
                               int64_t lda, const uint16_t* b, int64_t ldb, int n, int m0, int j0,
                               int k_begin, int steps, int tid, const mma::WarpCoords& w,
                               float (&acc)[kMi][kNi][4], const Prologue& prologue) {
-  RingLoader<kTrans, true> la(tid, a, lda, m0, k_begin);
-  RingLoader<!kTrans, false> lb(tid, b, ldb, j0, k_begin);
+  RingLoader<kTrans, true, kAligned> la(tid, a, lda, m0, k_begin);
+  RingLoader<!kTrans, false, kAligned> lb(tid, b, ldb, j0, k_begin);
 #pragma unroll
   for (int i = 0; i < kStages - 1; ++i) {
     if (i < steps) {
@@ -417,8 +424,79 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
   }
 }
 
-template <bool kVec>
-constexpr int kSlotsFor = kVec ? kStages : 2;
+// Rows of any alignment at n <= kTinyN go through the ring too, element by element: at the
+// launch floor its prologue is shorter than the register-staged one (n = 2, 3: 7.0-7.4 µs against
+// 6.2-6.7 for the ring at n = 4-8, session 11).
+constexpr int kTinyN = 32;
+
+// Split k (sm_90 only): a cluster of `ranks` blocks shares one unit, each summing a contiguous
+// share of its k band; the fp32 sums meet through distributed shared memory and are added in
+// rank order before C is rounded, once. At small n a unit is a chain of dependent k stages on one
+// SM while most SMs idle; this cuts the chain.
+constexpr int kAccBytes = kMi * kNi * 4 * kThreads * int(sizeof(float));  // one rank's sums
+
+// One launch's dynamic shared memory: the ring or the double buffer, grown to one rank's sums
+// when the units are split. Only what the launch needs: the rest stays L1 for the register-staged
+// loads (64 KB for every unaligned launch cost 0.7 % at n = 4097, session 12).
+constexpr int smem_bytes(bool ring, bool split) {
+  const int pipeline =
+      int(ring ? sizeof(SharedStorage<false, kStages>) : sizeof(SharedStorage<false, 2>));
+  return split && kAccBytes > pipeline ? kAccBytes : pipeline;
+}
+constexpr int kMaxSmem = smem_bytes(true, true);
+constexpr int kMaxRanks = 8;  // the portable cluster size
+
+struct ClusterPlace {
+  int rank = 0, ranks = 1;
+  __device__ ClusterPlace() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const cg::cluster_group cluster = cg::this_cluster();
+    rank = int(cluster.block_rank());
+    ranks = int(cluster.num_blocks());
+#endif
+  }
+};
+
+// The cluster's sums of one unit, reduced and scattered: every rank puts its fp32 sums in its
+// shared memory (free after the mainloop); then each rank's warps w with w % ranks == rank add
+// up their own accumulator positions over all ranks, in rank order (the same sum wherever it
+// runs), and store them. Returns whether this thread's acc now holds sums to store.
+__device__ bool reduce_over_cluster(float (&acc)[kMi][kNi][4], uint4* smem, int tid,
+                                    const ClusterPlace& c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (c.ranks == 1) return true;
+  static_assert(kThreads / 32 % kMaxRanks == 0, "every rank owns whole warps");
+  cg::cluster_group cluster = cg::this_cluster();
+  float4* buf = reinterpret_cast<float4*>(smem);
+  // Position (i, j) of every thread at [(i·kNi + j)·kThreads + tid]: coalesced, conflict-free.
+  __syncthreads();  // the ring's last readers are done
+#pragma unroll
+  for (int i = 0; i < kMi; ++i)
+#pragma unroll
+    for (int j = 0; j < kNi; ++j)
+      buf[(i * kNi + j) * kThreads + tid] =
+          make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
+  cluster.sync();  // every rank's sums are in place
+  const bool mine = tid / 32 % c.ranks == c.rank;
+  if (mine) {
+    mma::zero(acc);
+    for (int r = 0; r < c.ranks; ++r) {
+      const float4* from = cluster.map_shared_rank(buf, r);
+#pragma unroll
+      for (int i = 0; i < kMi; ++i)
+#pragma unroll
+        for (int j = 0; j < kNi; ++j) {
+          const float4 v = from[(i * kNi + j) * kThreads + tid];
+          acc[i][j][0] += v.x, acc[i][j][1] += v.y, acc[i][j][2] += v.z, acc[i][j][3] += v.w;
+        }
+    }
+  }
+  cluster.sync();  // every rank has read: the blocks' shared memory may go
+  return mine;
+#else
+  return true;
+#endif
+}
 
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
 // row start of A, B and C is 16-byte aligned.
@@ -429,38 +507,47 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   extern __shared__ uint4 dynamic_smem[];
-  auto& smem = *reinterpret_cast<SharedStorage<kTrans, kSlotsFor<kVec>>*>(dynamic_smem);
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
-  const sched::WorkUnit u = s.unit(order.at(blockIdx.x));
+  const ClusterPlace cl;
+  const sched::WorkUnit u = s.unit(order.at(blockIdx.x / cl.ranks));
 
   const mma::UnitOperands<kTrans, S> op(p, b);
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
-  const int n = int(p.n), k_begin = int(u.k_begin), m0 = int(row0), j0 = int(col0);
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  const int n = int(p.n), m0 = int(row0), j0 = int(col0);
+  // This rank's share of the band: whole stages, the last ranks' possibly empty.
+  const int all_steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  const int share = (all_steps + cl.ranks - 1) / cl.ranks;
+  const int first = min(cl.rank * share, all_steps), steps = min(share, all_steps - first);
+  const int k_begin = int(u.k_begin) + first * kStep;
   const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
   float acc[kMi][kNi][4];
   mma::zero(acc);
 
-  // The mirror tile, in C's other triangle, is this block's to zero: the stores go out while the
-  // first slices are in flight.
+  // The mirror tile, in C's other triangle, is this unit's to zero (rank 0's): the stores go out
+  // while the first slices are in flight.
   auto zero_mirror_tile = [&] {
-    if (sched::TriangleSchedule::zeroes_mirror(u))
+    if (cl.rank == 0 && sched::TriangleSchedule::zeroes_mirror(u))
       zero_mirror<kVec, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kTrans,
                                   kTile, tid, kThreads);
   };
   // A'(m, k): row-major A is k-contiguous; its transpose (Bᵀ) is m-contiguous. B' the other way.
   const auto* a = reinterpret_cast<const uint16_t*>(op.a);
   const auto* bb = reinterpret_cast<const uint16_t*>(op.b);
-  if constexpr (kVec)
-    ring_mainloop<kBf16, kTrans>(smem, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w,
-                                 acc, zero_mirror_tile);
+  auto& ring = *reinterpret_cast<SharedStorage<kTrans, kStages>*>(dynamic_smem);
+  if (steps == 0)
+    zero_mirror_tile();
+  else if (kVec || n <= kTinyN)
+    ring_mainloop<kBf16, kTrans, kVec>(ring, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid,
+                                       w, acc, zero_mirror_tile);
   else
-    staged_mainloop<kBf16, kTrans>(smem, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid,
-                                   w, acc, zero_mirror_tile);
+    staged_mainloop<kBf16, kTrans>(*reinterpret_cast<SharedStorage<kTrans, 2>*>(dynamic_smem), a,
+                                   op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w, acc,
+                                   zero_mirror_tile);
 
-  store_tile<kTrans>(C, p.ldc, p.n, u.bi == u.bj, row0, col0, w.wm, w.wn, w.g, w.t, acc);
+  if (reduce_over_cluster(acc, dynamic_smem, tid, cl))
+    store_tile<kTrans>(C, p.ldc, p.n, u.bi == u.bj, row0, col0, w.wm, w.wn, w.g, w.t, acc);
 }
 
 // A unit's time in stages, plus one for its epilogue, for the balanced dispatch order (a guess:
@@ -469,16 +556,51 @@ double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 1.0;
 }
 
+// Ranks per unit: a power of two up to kMaxRanks, while the blocks fit in two waves of slots
+// (units · ranks ≤ 2 · slots: the second wave takes the shortest units; one wave lost 1023 by
+// 31 %, session 12), the longest unit keeps kMinShare stages a rank, and the device can hold a
+// cluster of that many blocks (cluster_fits). 1 where the units fill the slots, and off the
+// sm_90a code (the compute_80 code has no clusters). The sums' order, so C's last bit, thus
+// depends on n, the batch and the SM count, never on the run.
+constexpr int kMinShare = 2;
+template <auto kKernel>
+int ranks_for(int64_t units, int64_t slots, int64_t n, const DeviceInfo& dev, int smem) {
+  int r = 1;
+  if (dev.cc == 90 && has_clusters<kKernel>(dev.ordinal)) {
+    const int64_t longest = (n + kStep - 1) / kStep;  // stages of the corner unit's band
+    for (int next = 2; next <= kMaxRanks && units * next <= 2 * slots &&
+                       longest >= kMinShare * next &&
+                       cluster_fits<kKernel>(dev.ordinal, next, kThreads, smem);
+         next *= 2)
+      r = next;
+  }
+  return r;
+}
+
 template <bool kTrans, bool kVec, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, S>;
-  constexpr int smem = sizeof(SharedStorage<kTrans, kSlotsFor<kVec>>);
-  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
-  // Never split (see the top of this file).
+  static_assert(sizeof(SharedStorage<true, kStages>) == sizeof(SharedStorage<false, kStages>) &&
+                    sizeof(SharedStorage<true, 2>) == sizeof(SharedStorage<false, 2>),
+                "both products' pipelines are the same size");
+  // The attribute is set once per device, to the largest launch; each launch asks for its own.
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);
+  const bool ring = kVec || p.n <= kTinyN;
+  // Never split into separate partial tiles (see the top of this file): a split unit's ranks
+  // meet in one cluster.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
-                   kernel<<<grid, kThreads, smem, stream>>>(p, s, b0, order);
+                   const int ranks =
+                       ranks_for<kernel>(int64_t(grid.x) * grid.y, slots, p.n, dev, kMaxSmem);
+                   const int smem = smem_bytes(ring, ranks > 1);
+                   if (ranks == 1) {
+                     kernel<<<grid, kThreads, smem, stream>>>(p, s, b0, order);
+                     return;
+                   }
+                   const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads,
+                                          smem, ranks, stream);
+                   TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, kernel, p, s, b0, order));
                  });
 }
 
