@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "cuda/check.hpp"
+#include "kernels/common/cluster_split.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "sched/dispatch_order.hpp"
@@ -110,6 +111,27 @@ bool cluster_fits(int device, int blocks, int threads, int smem) {
     cache[device][slot].store(v, std::memory_order_relaxed);
   }
   return v == 2;
+}
+
+// Blocks per unit for a k split over a cluster (cluster_split.cuh): a power of two up to
+// kMaxRanks, while the blocks fit in two waves of slots (units · ranks ≤ 2 · slots: the second
+// wave takes the shortest units; one wave lost sm80_16bit's n = 1023 by 31 %, session 12), the
+// longest unit (`longest` stages) keeps min_share stages a rank, and the device can hold a
+// cluster of that many blocks (threads, smem: the size blocks_per_sm opted kKernel in to). 1
+// where the units fill the slots, off sm_90, and where kKernel runs from code without clusters.
+// The sums' order, so C's last bit, thus depends on n, the batch and the SM count, never on the
+// run.
+template <auto kKernel>
+int cluster_ranks(int64_t units, int64_t slots, int64_t longest, int min_share,
+                  const DeviceInfo& dev, int threads, int smem) {
+  int r = 1;
+  if (dev.cc == 90 && has_clusters<kKernel>(dev.ordinal))
+    for (int next = 2; next <= cluster_split::kMaxRanks && units * next <= 2 * slots &&
+                       longest >= int64_t(min_share) * next &&
+                       cluster_fits<kKernel>(dev.ordinal, next, threads, smem);
+         next *= 2)
+      r = next;
+  return r;
 }
 
 // sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel

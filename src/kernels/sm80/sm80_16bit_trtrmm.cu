@@ -23,7 +23,6 @@
 //   ring, element by element: its shorter prologue is what counts at the launch floor.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include <type_traits>
 
 #include "config/tile_config.hpp"
+#include "kernels/common/cluster_split.cuh"
 #include "kernels/common/elem16.cuh"
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
@@ -41,8 +41,6 @@
 
 namespace trimm::kernels::sm80_16bit {
 namespace {
-
-namespace cg = cooperative_groups;
 
 constexpr config::MmaTile Cfg = config::kSm80_16bit;
 constexpr int kTile = Cfg.bm, kStep = Cfg.bk, kThreads = Cfg.threads(), kStages = Cfg.stages;
@@ -429,10 +427,8 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
 // 6.2-6.7 for the ring at n = 4-8, session 11).
 constexpr int kTinyN = 32;
 
-// Split k (sm_90 only): a cluster of `ranks` blocks shares one unit, each summing a contiguous
-// share of its k band; the fp32 sums meet through distributed shared memory and are added in
-// rank order before C is rounded, once. At small n a unit is a chain of dependent k stages on one
-// SM while most SMs idle; this cuts the chain.
+// Split k (sm_90 only, cluster_split.cuh): at small n a unit is a chain of dependent k stages on
+// one SM while most SMs idle.
 constexpr int kAccBytes = kMi * kNi * 4 * kThreads * int(sizeof(float));  // one rank's sums
 
 // One launch's dynamic shared memory: the ring or the double buffer, grown to one rank's sums
@@ -444,60 +440,6 @@ constexpr int smem_bytes(bool ring, bool split) {
   return split && kAccBytes > pipeline ? kAccBytes : pipeline;
 }
 constexpr int kMaxSmem = smem_bytes(true, true);
-constexpr int kMaxRanks = 8;  // the portable cluster size
-
-struct ClusterPlace {
-  int rank = 0, ranks = 1;
-  __device__ ClusterPlace() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const cg::cluster_group cluster = cg::this_cluster();
-    rank = int(cluster.block_rank());
-    ranks = int(cluster.num_blocks());
-#endif
-  }
-};
-
-// The cluster's sums of one unit, reduced and scattered: every rank puts its fp32 sums in its
-// shared memory (free after the mainloop); then each rank's warps w with w % ranks == rank add
-// up their own accumulator positions over all ranks, in rank order (the same sum wherever it
-// runs), and store them. Returns whether this thread's acc now holds sums to store.
-__device__ bool reduce_over_cluster(float (&acc)[kMi][kNi][4], uint4* smem, int tid,
-                                    const ClusterPlace& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (c.ranks == 1) return true;
-  static_assert(kThreads / 32 % kMaxRanks == 0, "every rank owns whole warps");
-  cg::cluster_group cluster = cg::this_cluster();
-  float4* buf = reinterpret_cast<float4*>(smem);
-  // Position (i, j) of every thread at [(i·kNi + j)·kThreads + tid]: coalesced, conflict-free.
-  __syncthreads();  // the ring's last readers are done
-#pragma unroll
-  for (int i = 0; i < kMi; ++i)
-#pragma unroll
-    for (int j = 0; j < kNi; ++j)
-      buf[(i * kNi + j) * kThreads + tid] =
-          make_float4(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3]);
-  cluster.sync();  // every rank's sums are in place
-  const bool mine = tid / 32 % c.ranks == c.rank;
-  if (mine) {
-    mma::zero(acc);
-    for (int r = 0; r < c.ranks; ++r) {
-      const float4* from = cluster.map_shared_rank(buf, r);
-#pragma unroll
-      for (int i = 0; i < kMi; ++i)
-#pragma unroll
-        for (int j = 0; j < kNi; ++j) {
-          const float4 v = from[(i * kNi + j) * kThreads + tid];
-          acc[i][j][0] += v.x, acc[i][j][1] += v.y, acc[i][j][2] += v.z, acc[i][j][3] += v.w;
-        }
-    }
-  }
-  cluster.sync();  // every rank has read: the blocks' shared memory may go
-  return mine;
-#else
-  return true;
-#endif
-}
-
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
 // row start of A, B and C is 16-byte aligned.
 template <bool kTrans, bool kVec, typename S>
@@ -510,17 +452,14 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
-  const ClusterPlace cl;
+  const cluster_split::ClusterPlace cl;
   const sched::WorkUnit u = s.unit(order.at(blockIdx.x / cl.ranks));
 
   const mma::UnitOperands<kTrans, S> op(p, b);
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
   const int n = int(p.n), m0 = int(row0), j0 = int(col0);
-  // This rank's share of the band: whole stages, the last ranks' possibly empty.
-  const int all_steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
-  const int share = (all_steps + cl.ranks - 1) / cl.ranks;
-  const int first = min(cl.rank * share, all_steps), steps = min(share, all_steps - first);
-  const int k_begin = int(u.k_begin) + first * kStep;
+  const cluster_split::RankShare share(int((u.k_end - u.k_begin + kStep - 1) / kStep), cl);
+  const int steps = share.steps, k_begin = int(u.k_begin) + share.first * kStep;
   const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
   float acc[kMi][kNi][4];
   mma::zero(acc);
@@ -546,7 +485,8 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
                                    op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w, acc,
                                    zero_mirror_tile);
 
-  if (reduce_over_cluster(acc, dynamic_smem, tid, cl))
+  if (cluster_split::reduce<kThreads>(reinterpret_cast<float(&)[kMi * kNi * 4]>(acc), dynamic_smem,
+                                      tid, cl, [] { __syncthreads(); }))
     store_tile<kTrans>(C, p.ldc, p.n, u.bi == u.bj, row0, col0, w.wm, w.wn, w.g, w.t, acc);
 }
 
@@ -556,26 +496,8 @@ double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 1.0;
 }
 
-// Ranks per unit: a power of two up to kMaxRanks, while the blocks fit in two waves of slots
-// (units · ranks ≤ 2 · slots: the second wave takes the shortest units; one wave lost 1023 by
-// 31 %, session 12), the longest unit keeps kMinShare stages a rank, and the device can hold a
-// cluster of that many blocks (cluster_fits). 1 where the units fill the slots, and off the
-// sm_90a code (the compute_80 code has no clusters). The sums' order, so C's last bit, thus
-// depends on n, the batch and the SM count, never on the run.
+// Ranks per unit (cluster_ranks): the corner unit keeps at least two 32-k stages a rank.
 constexpr int kMinShare = 2;
-template <auto kKernel>
-int ranks_for(int64_t units, int64_t slots, int64_t n, const DeviceInfo& dev, int smem) {
-  int r = 1;
-  if (dev.cc == 90 && has_clusters<kKernel>(dev.ordinal)) {
-    const int64_t longest = (n + kStep - 1) / kStep;  // stages of the corner unit's band
-    for (int next = 2; next <= kMaxRanks && units * next <= 2 * slots &&
-                       longest >= kMinShare * next &&
-                       cluster_fits<kKernel>(dev.ordinal, next, kThreads, smem);
-         next *= 2)
-      r = next;
-  }
-  return r;
-}
 
 template <bool kTrans, bool kVec, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
@@ -591,8 +513,9 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
-                   const int ranks =
-                       ranks_for<kernel>(int64_t(grid.x) * grid.y, slots, p.n, dev, kMaxSmem);
+                   const int ranks = cluster_ranks<kernel>(
+                       int64_t(grid.x) * grid.y, slots, (p.n + kStep - 1) / kStep, kMinShare, dev,
+                       kThreads, kMaxSmem);
                    const int smem = smem_bytes(ring, ranks > 1);
                    if (ranks == 1) {
                      kernel<<<grid, kThreads, smem, stream>>>(p, s, b0, order);
