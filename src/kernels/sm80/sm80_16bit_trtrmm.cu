@@ -464,12 +464,12 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   float acc[kMi][kNi][4];
   mma::zero(acc);
 
-  // The mirror tile, in C's other triangle, is this unit's to zero (rank 0's): the stores go out
-  // while the first slices are in flight.
+  // The mirror tile, in C's other triangle, is this unit's to zero, shared by its ranks: the
+  // stores go out while the first slices are in flight.
   auto zero_mirror_tile = [&] {
-    if (cl.rank == 0 && sched::TriangleSchedule::zeroes_mirror(u))
+    if (sched::TriangleSchedule::zeroes_mirror(u))
       zero_mirror<kVec, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj, kTrans,
-                                  kTile, tid, kThreads);
+                                  kTile, cl.rank * kThreads + tid, cl.ranks * kThreads);
   };
   // A'(m, k): row-major A is k-contiguous; its transpose (Bᵀ) is m-contiguous. B' the other way.
   const auto* a = reinterpret_cast<const uint16_t*>(op.a);
