@@ -36,49 +36,65 @@ struct RankShare {
   }
 };
 
-// The cluster's sums of one unit, reduced and scattered. kThreads threads (whole warps, tid in
-// [0, kThreads)) each hold N fp32 sums; every rank puts them in its shared memory `buf` (N ·
-// kThreads floats, free once local_sync() has passed), then warp w of rank w % ranks adds up its
-// own positions over all ranks, in rank order (the same sum wherever it runs). Returns whether
-// this thread's acc now holds the unit's sums, to store. Every thread of the cluster that does
-// not call this must call stand_by() instead: the two cluster barriers count all of them.
-template <int kThreads, int N, typename LocalSync>
-__device__ bool reduce(float (&acc)[N], void* buf, int tid, const ClusterPlace& c,
-                       LocalSync&& local_sync) {
+// The cluster's sums of one unit, reduced and scattered over every thread of every rank (ranks
+// > 1). kThreads threads (tid in [0, kThreads)) each hold N fp32 sums, N / 4 fragments of four;
+// every rank puts them in its shared memory `buf` (N · kThreads floats, free once local_sync()
+// has passed); then each thread of rank r adds up fragments v = o·ranks + r of its own position
+// over all ranks, in rank order (the same sum wherever it runs), and calls store(v, sums) for
+// each. All of a thread's loads are independent: one round trip of distributed shared memory.
+// (Warp w of rank w % ranks adding up all its fragments took 2.5 µs with 2 ranks and 7 with 8,
+// at n = 127…511, session 12.) Every thread of the cluster that does not call this calls
+// stand_by() instead: the two cluster barriers count all of them.
+template <int R, int kThreads, int N, typename Store>
+__device__ void gather_and_store(const float4* buf, int tid, int rank, Store& store) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  static_assert(N % 4 == 0, "sums move as float4");
-  static_assert(kThreads / 32 % kMaxRanks == 0, "every rank owns whole warps");
-  if (c.ranks == 1) return true;
+  static_assert(N / 4 % R == 0, "every rank owns as many fragments");
+  constexpr int kOwned = N / 4 / R;
   cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  float4* mine_out = static_cast<float4*>(buf);
-  local_sync();  // the mainloop's last readers of buf are done
-  // Position v of every thread at [v·kThreads + tid]: coalesced, conflict-free.
+  float4 part[R][kOwned];
 #pragma unroll
-  for (int v = 0; v < N / 4; ++v)
-    mine_out[v * kThreads + tid] =
-        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
-  cluster.sync();  // every rank's sums are in place
-  const bool mine = tid / 32 % c.ranks == c.rank;
-  if (mine) {
+  for (int q = 0; q < R; ++q) {
+    const float4* from = cluster.map_shared_rank(buf, q);
 #pragma unroll
-    for (int i = 0; i < N; ++i) acc[i] = 0.f;
-    for (int r = 0; r < c.ranks; ++r) {
-      const float4* from = cluster.map_shared_rank(mine_out, r);
-#pragma unroll
-      for (int v = 0; v < N / 4; ++v) {
-        const float4 x = from[v * kThreads + tid];
-        acc[4 * v] += x.x, acc[4 * v + 1] += x.y, acc[4 * v + 2] += x.z, acc[4 * v + 3] += x.w;
-      }
-    }
+    for (int o = 0; o < kOwned; ++o) part[q][o] = from[(o * R + rank) * kThreads + tid];
   }
-  cluster.sync();  // every rank has read: the blocks' shared memory may go
-  return mine;
-#else
-  return true;
+#pragma unroll
+  for (int o = 0; o < kOwned; ++o) {
+    float4 sum = part[0][o];
+#pragma unroll
+    for (int q = 1; q < R; ++q)
+      sum.x += part[q][o].x, sum.y += part[q][o].y, sum.z += part[q][o].z, sum.w += part[q][o].w;
+    store(o * R + rank, sum);
+  }
 #endif
 }
 
-// The part in reduce() of a thread that holds no sums (a producer or helper warp).
+template <int kThreads, int N, typename LocalSync, typename Store>
+__device__ void reduce_scatter(const float (&acc)[N], void* buf, int tid, const ClusterPlace& c,
+                               LocalSync&& local_sync, Store&& store) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  static_assert(N % 4 == 0, "sums move as float4");
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  float4* mine = static_cast<float4*>(buf);
+  local_sync();  // the mainloop's last readers of buf are done
+  // Fragment v of every thread at [v·kThreads + tid]: coalesced, conflict-free.
+#pragma unroll
+  for (int v = 0; v < N / 4; ++v)
+    mine[v * kThreads + tid] =
+        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
+  cluster.sync();  // every rank's sums are in place
+  static_assert(kMaxRanks == 8, "the ranks below");
+  if (c.ranks == 2)
+    gather_and_store<2, kThreads, N>(mine, tid, c.rank, store);
+  else if (c.ranks == 4)
+    gather_and_store<4, kThreads, N>(mine, tid, c.rank, store);
+  else
+    gather_and_store<8, kThreads, N>(mine, tid, c.rank, store);
+  cluster.sync();  // every rank has read: the blocks' shared memory may go
+#endif
+}
+
+// The part in reduce_scatter() of a thread that holds no sums (a producer or helper warp).
 __device__ inline void stand_by(const ClusterPlace& c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   if (c.ranks == 1) return;

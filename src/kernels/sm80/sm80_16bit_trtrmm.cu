@@ -314,37 +314,48 @@ __device__ __forceinline__ void multiply_stage(const Stage<kTrans>& As, const St
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
-// Stores the warp's accumulators, rounded to nearest even, to C'(row0 + r, col0 + c): C'(r, c) is
-// C[r·ldc + c] for the Upper product, C[c·ldc + r] for the Lower one (kColwise, C' = Cᵀ). diag:
-// the tile straddles the diagonal, so r > c is written as zero (its sum could be 0·Inf).
+// Where C'(r, c) lives: C[r·ldc + c] for the Upper product, C[c·ldc + r] for the Lower one
+// (kColwise, C' = Cᵀ). diag: the tile straddles the diagonal, so r > c is written as zero (its
+// sum could be 0·Inf).
+struct TileOut {
+  int64_t ldc, n, row0, col0;
+  bool diag;
+  int wm, wn, g, t;  // the warp's corner in the tile, the lane's group and thread in it
+};
+
+// Stores the lane's fragment (i, j) of the warp's accumulators, rounded to nearest even, to
+// C'(row0 + r, col0 + c).
 template <bool kColwise, typename E>
-__device__ void store_tile(E* C, int64_t ldc, int64_t n, bool diag, int64_t row0, int64_t col0,
-                           int wm, int wn, int g, int t, const float (&acc)[kMi][kNi][4]) {
+__device__ __forceinline__ void store_fragment(E* C, const TileOut& o, int i, int j,
+                                               const float (&f)[4]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int64_t r = o.row0 + o.wm + 16 * i + o.g + 8 * h, c = o.col0 + o.wn + 8 * j + 2 * o.t;
+    if (r >= o.n || c >= o.n) continue;
+    const E v0 = narrow<E>(o.diag && r > c ? 0.f : f[2 * h]);
+    const E v1 = narrow<E>(o.diag && r > c + 1 ? 0.f : f[2 * h + 1]);
+    if (kColwise) {
+      C[c * o.ldc + r] = v0;
+      if (c + 1 < o.n) C[(c + 1) * o.ldc + r] = v1;
+    } else {
+      E* out = C + r * o.ldc + c;
+      if (c + 1 < o.n && reinterpret_cast<uintptr_t>(out) % 4 == 0) {
+        *reinterpret_cast<uint32_t*>(out) = uint32_t(*reinterpret_cast<const uint16_t*>(&v0)) |
+                                            uint32_t(*reinterpret_cast<const uint16_t*>(&v1)) << 16;
+      } else {
+        out[0] = v0;
+        if (c + 1 < o.n) out[1] = v1;
+      }
+    }
+  }
+}
+
+template <bool kColwise, typename E>
+__device__ void store_tile(E* C, const TileOut& o, const float (&acc)[kMi][kNi][4]) {
 #pragma unroll
   for (int i = 0; i < kMi; ++i)
 #pragma unroll
-    for (int j = 0; j < kNi; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int64_t r = row0 + wm + 16 * i + g + 8 * h, c = col0 + wn + 8 * j + 2 * t;
-        if (r >= n || c >= n) continue;
-        const E v0 = narrow<E>(diag && r > c ? 0.f : acc[i][j][2 * h]);
-        const E v1 = narrow<E>(diag && r > c + 1 ? 0.f : acc[i][j][2 * h + 1]);
-        if (kColwise) {
-          C[c * ldc + r] = v0;
-          if (c + 1 < n) C[(c + 1) * ldc + r] = v1;
-        } else {
-          E* out = C + r * ldc + c;
-          if (c + 1 < n && reinterpret_cast<uintptr_t>(out) % 4 == 0) {
-            *reinterpret_cast<uint32_t*>(out) =
-                uint32_t(*reinterpret_cast<const uint16_t*>(&v0)) |
-                uint32_t(*reinterpret_cast<const uint16_t*>(&v1)) << 16;
-          } else {
-            out[0] = v0;
-            if (c + 1 < n) out[1] = v1;
-          }
-        }
-      }
+    for (int j = 0; j < kNi; ++j) store_fragment<kColwise>(C, o, i, j, acc[i][j]);
 }
 
 // acc += A'·B' over the unit's band, through the ring. Slice i lives in slot i % kStages. Each
@@ -485,9 +496,19 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
                                    op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w, acc,
                                    zero_mirror_tile);
 
-  if (cluster_split::reduce<kThreads>(reinterpret_cast<float(&)[kMi * kNi * 4]>(acc), dynamic_smem,
-                                      tid, cl, [] { __syncthreads(); }))
-    store_tile<kTrans>(C, p.ldc, p.n, u.bi == u.bj, row0, col0, w.wm, w.wn, w.g, w.t, acc);
+  const TileOut out{p.ldc, p.n, row0, col0, u.bi == u.bj, w.wm, w.wn, w.g, w.t};
+  if (cl.ranks == 1) {
+    store_tile<kTrans>(C, out, acc);
+    return;
+  }
+  // Fragment v of the lane is acc[v / kNi][v % kNi].
+  cluster_split::reduce_scatter<kThreads>(
+      reinterpret_cast<const float(&)[kMi * kNi * 4]>(acc), dynamic_smem, tid, cl,
+      [] { __syncthreads(); },
+      [&](int v, float4 sum) {
+        const float f[4] = {sum.x, sum.y, sum.z, sum.w};
+        store_fragment<kTrans>(C, out, v / kNi, v % kNi, f);
+      });
 }
 
 // A unit's time in stages, plus one for its epilogue, for the balanced dispatch order (a guess:
