@@ -13,15 +13,18 @@ namespace trimm::kernels::cluster_split {
 
 constexpr int kMaxRanks = 8;  // the portable cluster size
 
-// This block's place in its cluster: rank 0 of 1 off sm_90, or in a launch without clusters.
+// A block's place in its cluster; by default a block of its own.
 struct ClusterPlace {
   int rank = 0, ranks = 1;
-  __device__ ClusterPlace() {
+  // This block's place: rank 0 of 1 off sm_90, or in a launch without clusters.
+  __device__ static ClusterPlace of_this_block() {
+    ClusterPlace c;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    rank = int(cluster.block_rank());
-    ranks = int(cluster.num_blocks());
+    c.rank = int(cluster.block_rank());
+    c.ranks = int(cluster.num_blocks());
 #endif
+    return c;
   }
 };
 

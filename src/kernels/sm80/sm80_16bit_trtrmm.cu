@@ -463,7 +463,7 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
-  const cluster_split::ClusterPlace cl;
+  const cluster_split::ClusterPlace cl = cluster_split::ClusterPlace::of_this_block();
   const sched::WorkUnit u = s.unit(order.at(blockIdx.x / cl.ranks));
 
   const mma::UnitOperands<kTrans, S> op(p, b);
