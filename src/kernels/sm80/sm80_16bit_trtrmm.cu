@@ -7,11 +7,12 @@
 // One block per work unit of the triangle scheduler, never split into partial tiles (a split
 // tile's partial would reach C in 16 bits: a second rounding). On sm_90, where the units leave
 // SMs idle (small n), a unit's k band is instead shared by a thread-block cluster whose fp32 sums
-// meet in distributed shared memory before the one rounding. 128×128 tiles, 32 k per stage, 8 warps of 64×32. Each
-// operand's slice is stored as the operand lies in memory (k- or x-contiguous, x = m for A' and
-// n for B'), so that it comes in with coalesced loads and goes out to the m16n8k16 fragments
-// with ldmatrix (.trans for the x-contiguous one). The triangle is masked before a slice is
-// multiplied: the inputs' other triangle, NaN included, never reaches the arithmetic.
+// meet in distributed shared memory before the one rounding. 128×128 tiles, 32 k per stage, 8
+// warps of 64×32. Each operand's slice is stored as the operand lies in memory (k- or
+// x-contiguous, x = m for A' and n for B'), so that it comes in with coalesced loads and goes
+// out to the m16n8k16 fragments with ldmatrix (.trans for the x-contiguous one). The triangle is
+// masked before a slice is multiplied: the inputs' other triangle, NaN included, never reaches
+// the arithmetic.
 //
 // Two pipelines, by alignment (both measured on the H200, session 11):
 // - every row start 16-byte aligned: a 5-slice cp.async ring, the masks applied in place
