@@ -1,13 +1,16 @@
 // Split k over a thread-block cluster (sm_90): where the units leave SMs idle (small n), a unit's
 // chain of k stages is shared by the `ranks` blocks of one cluster, each summing a contiguous
-// share of the band; their fp32 sums meet through distributed shared memory and are added in
-// rank order before C is rounded, once (16-bit data: no partial tile ever reaches C).
+// share of the band (sched::RankShare); their fp32 sums meet through distributed shared memory
+// and are added in rank order before C is rounded, once (16-bit data: no partial tile ever
+// reaches C).
 #pragma once
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+#include "sched/rank_share.hpp"
 
 namespace trimm::kernels::cluster_split {
 
@@ -25,17 +28,6 @@ struct ClusterPlace {
     c.ranks = int(cluster.num_blocks());
 #endif
     return c;
-  }
-};
-
-// This rank's share of a band of `all_steps` k stages: whole stages from `first`, the last ranks'
-// shares possibly empty.
-struct RankShare {
-  int first, steps;
-  __device__ RankShare(int all_steps, const ClusterPlace& c) {
-    const int share = (all_steps + c.ranks - 1) / c.ranks;
-    first = min(c.rank * share, all_steps);
-    steps = min(share, all_steps - first);
   }
 };
 

@@ -470,7 +470,8 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const mma::UnitOperands<kTrans, S> op(p, b);
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;
   const int n = int(p.n), m0 = int(row0), j0 = int(col0);
-  const cluster_split::RankShare share(int((u.k_end - u.k_begin + kStep - 1) / kStep), cl);
+  const sched::RankShare share(int((u.k_end - u.k_begin + kStep - 1) / kStep), cl.rank,
+                               cl.ranks);
   const int steps = share.steps, k_begin = int(u.k_begin) + share.first * kStep;
   const mma::WarpCoords w(tid, Cfg.warps_n, Cfg.warp_m(), Cfg.warp_n());
   float acc[kMi][kNi][4];
