@@ -444,14 +444,16 @@ constexpr int kTinyN = 32;
 constexpr int kAccBytes = kMi * kNi * 4 * kThreads * int(sizeof(float));  // one rank's sums
 
 // One launch's dynamic shared memory: the ring or the double buffer, grown to one rank's sums
-// when the units are split. Only what the launch needs: the rest stays L1 for the register-staged
-// loads (64 KB for every unaligned launch cost 0.7 % at n = 4097, session 12).
+// when the units are split. Only what the launch needs, so that the rest may stay L1 for the
+// register-staged loads. (Whether that matters is open: a form asking 64 KB for every unaligned
+// launch ran 0.7-1 % slower at n = 4097, but so did this one, session 12.)
 constexpr int smem_bytes(bool ring, bool split) {
   const int pipeline =
       int(ring ? sizeof(SharedStorage<false, kStages>) : sizeof(SharedStorage<false, 2>));
   return split && kAccBytes > pipeline ? kAccBytes : pipeline;
 }
 constexpr int kMaxSmem = smem_bytes(true, true);
+
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
 // row start of A, B and C is 16-byte aligned.
 template <bool kTrans, bool kVec, typename S>
