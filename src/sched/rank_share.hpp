@@ -1,14 +1,16 @@
 // A work unit's band of k stages shared by the `ranks` blocks of a thread-block cluster
-// (kernels/common/cluster_split.cuh): rank r takes whole stages [first, first + steps), the ranks
-// in band order, the last ranks' shares possibly empty. Host and device code; CPU-tested.
+// (kernels/common/cluster_split.cuh), and how many ranks a launch takes. CPU-tested.
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 
 #include "common/hd.hpp"
 
 namespace trimm::sched {
 
+// Rank r takes whole stages [first, first + steps), the ranks in band order, the last ranks'
+// shares possibly empty. Host and device code.
 struct RankShare {
   int first, steps;
   TRIMM_HD RankShare(int all_steps, int rank, int ranks) {
@@ -17,5 +19,20 @@ struct RankShare {
     steps = std::min(share, all_steps - first);
   }
 };
+
+// Blocks per unit for a k split over clusters: a power of two up to max_ranks, while the blocks
+// fit in two waves of slots (units · ranks ≤ 2 · slots: the second wave takes the shortest
+// units), the longest band (`longest` stages) keeps min_share stages a rank, and fits(ranks) says
+// the device can hold such a cluster. 1 where the units alone fill the slots. Host code.
+template <class Fits>
+int split_ranks(int64_t units, int64_t slots, int64_t longest, int min_share, int max_ranks,
+                Fits&& fits) {
+  int r = 1;
+  for (int next = 2; next <= max_ranks && units * next <= 2 * slots &&
+                     longest >= int64_t(min_share) * next && fits(next);
+       next *= 2)
+    r = next;
+  return r;
+}
 
 }  // namespace trimm::sched

@@ -1,8 +1,10 @@
-// sched::RankShare on the CPU: the ranks of a cluster split a band of k stages into contiguous
-// shares, in rank order, that cover it exactly once.
+// sched::RankShare and split_ranks on the CPU: the ranks of a cluster split a band of k stages
+// into contiguous shares, in rank order, that cover it exactly once; a launch takes as many
+// ranks as two waves of slots, the band and the device allow.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "sched/rank_share.hpp"
 
@@ -42,6 +44,38 @@ TEST(RankShare, FewRanksIdleWhenTheBandHasTwoStagesARank) {
     }
     EXPECT_EQ(most_idle, ranks == 8 ? 2 : ranks == 4 ? 1 : 0) << ranks;
   }
+}
+
+// The launches session 12 measured on the H200 (132 slots, sm80_16bit: 32-k stages, at least 2
+// a rank, clusters of up to 8): n -> (units, stages of the corner band) -> ranks.
+TEST(SplitRanks, TheMeasuredLaunches) {
+  auto any = [](int) { return true; };
+  auto tiles = [](int64_t n) { return (n + 127) / 128; };
+  auto ranks = [&](int64_t n, int64_t batch) {
+    const int64_t t = tiles(n);
+    return split_ranks(t * (t + 1) / 2 * batch, 132, (n + 31) / 32, 2, 8, any);
+  };
+  EXPECT_EQ(ranks(127, 1), 2);    // 1 unit, 4 stages
+  EXPECT_EQ(ranks(255, 1), 4);    // 3 units, 8 stages
+  EXPECT_EQ(ranks(511, 1), 8);    // 10 units, 16 stages
+  EXPECT_EQ(ranks(1023, 1), 4);   // 36 units: 144 blocks, two waves allowed; 288 are not
+  EXPECT_EQ(ranks(1535, 1), 2);   // 78 units
+  EXPECT_EQ(ranks(2047, 1), 1);   // 136 units fill the slots
+  EXPECT_EQ(ranks(32, 1), 1);     // one stage
+  EXPECT_EQ(ranks(300, 3), 4);    // 18 units of 10 stages
+  EXPECT_EQ(ranks(33, 1000), 1);  // a batch fills the machine
+}
+
+TEST(SplitRanks, StopsAtTheFirstClusterTheDeviceCannotHold) {
+  int asked = 0;
+  auto up_to_4 = [&](int r) {
+    ++asked;
+    return r <= 4;
+  };
+  EXPECT_EQ(split_ranks(1, 132, 100, 2, 8, up_to_4), 4);
+  EXPECT_EQ(asked, 3);  // 2, 4, then 8 refused
+  EXPECT_EQ(split_ranks(1, 132, 100, 2, 8, [](int) { return false; }), 1);
+  EXPECT_EQ(split_ranks(1, 132, 100, 2, 2, [](int) { return true; }), 2);  // max_ranks
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "sched/dispatch_order.hpp"
+#include "sched/rank_share.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels {
@@ -113,25 +114,19 @@ bool cluster_fits(int device, int blocks, int threads, int smem) {
   return v == 2;
 }
 
-// Blocks per unit for a k split over a cluster (cluster_split.cuh): a power of two up to
-// kMaxRanks, while the blocks fit in two waves of slots (units · ranks ≤ 2 · slots: the second
-// wave takes the shortest units; one wave lost sm80_16bit's n = 1023 by 31 %, session 12), the
-// longest unit (`longest` stages) keeps min_share stages a rank, and the device can hold a
-// cluster of that many blocks (threads, smem: the size blocks_per_sm opted kKernel in to). 1
-// where the units fill the slots, off sm_90, and where kKernel runs from code without clusters.
-// The sums' order, so C's last bit, thus depends on n, the batch and the SM count, never on the
-// run.
+// Blocks per unit for a k split over a cluster (cluster_split.cuh): sched::split_ranks, with
+// clusters of at most cluster_split::kMaxRanks blocks that the device can hold (threads, smem:
+// the size blocks_per_sm opted kKernel in to); 1 off sm_90 and where kKernel runs from code
+// without clusters. Two waves: one lost sm80_16bit's n = 1023 by 31 % (session 12). The sums'
+// order, so C's last bit, thus depends on n, the batch and the SM count, never on the run.
 template <auto kKernel>
 int cluster_ranks(int64_t units, int64_t slots, int64_t longest, int min_share,
                   const DeviceInfo& dev, int threads, int smem) {
-  int r = 1;
-  if (dev.cc == 90 && has_clusters<kKernel>(dev.ordinal))
-    for (int next = 2; next <= cluster_split::kMaxRanks && units * next <= 2 * slots &&
-                       longest >= int64_t(min_share) * next &&
-                       cluster_fits<kKernel>(dev.ordinal, next, threads, smem);
-         next *= 2)
-      r = next;
-  return r;
+  if (dev.cc != 90 || !has_clusters<kKernel>(dev.ordinal)) return 1;
+  return sched::split_ranks(units, slots, longest, min_share, cluster_split::kMaxRanks,
+                            [&](int ranks) {
+                              return cluster_fits<kKernel>(dev.ordinal, ranks, threads, smem);
+                            });
 }
 
 // sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel
