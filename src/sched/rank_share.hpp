@@ -20,16 +20,22 @@ struct RankShare {
   }
 };
 
-// Blocks per unit for a k split over clusters: a power of two up to max_ranks, while the blocks
-// fit in two waves of slots (units · ranks ≤ 2 · slots: the second wave takes the shortest
-// units), the longest band (`longest` stages) keeps min_share stages a rank, and fits(ranks) says
-// the device can hold such a cluster. 1 where the units alone fill the slots. Host code.
+// How a kernel family splits: each rank keeps at least min_share stages of the longest band, and
+// the blocks may take up to `waves` waves of slots (a second wave takes the shortest units).
+struct SplitPolicy {
+  int min_share, waves;
+};
+
+// Blocks per unit for a k split over clusters: a power of two up to max_ranks, while
+// units · ranks ≤ waves · slots, the longest band (`longest` stages) keeps min_share stages a
+// rank, and fits(ranks) says the device can hold such a cluster. 1 where the units alone fill
+// the slots. Host code.
 template <class Fits>
-int split_ranks(int64_t units, int64_t slots, int64_t longest, int min_share, int max_ranks,
+int split_ranks(int64_t units, int64_t slots, int64_t longest, SplitPolicy policy, int max_ranks,
                 Fits&& fits) {
   int r = 1;
-  for (int next = 2; next <= max_ranks && units * next <= 2 * slots &&
-                     longest >= int64_t(min_share) * next && fits(next);
+  for (int next = 2; next <= max_ranks && units * next <= policy.waves * slots &&
+                     longest >= int64_t(policy.min_share) * next && fits(next);
        next *= 2)
     r = next;
   return r;

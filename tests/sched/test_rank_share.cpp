@@ -53,7 +53,7 @@ TEST(SplitRanks, TheMeasuredLaunches) {
   auto tiles = [](int64_t n) { return (n + 127) / 128; };
   auto ranks = [&](int64_t n, int64_t batch) {
     const int64_t t = tiles(n);
-    return split_ranks(t * (t + 1) / 2 * batch, 132, (n + 31) / 32, 2, 8, any);
+    return split_ranks(t * (t + 1) / 2 * batch, 132, (n + 31) / 32, {2, 2}, 8, any);
   };
   EXPECT_EQ(ranks(127, 1), 2);    // 1 unit, 4 stages
   EXPECT_EQ(ranks(255, 1), 4);    // 3 units, 8 stages
@@ -66,16 +66,24 @@ TEST(SplitRanks, TheMeasuredLaunches) {
   EXPECT_EQ(ranks(33, 1000), 1);  // a batch fills the machine
 }
 
+// One wave: 1023's 36 units take 2 ranks (72 blocks), 767's 21 take 4 (84).
+TEST(SplitRanks, OneWave) {
+  auto any = [](int) { return true; };
+  EXPECT_EQ(split_ranks(36, 132, 32, {2, 1}, 8, any), 2);
+  EXPECT_EQ(split_ranks(21, 132, 24, {2, 1}, 8, any), 4);
+  EXPECT_EQ(split_ranks(15, 132, 20, {2, 1}, 8, any), 8);
+}
+
 TEST(SplitRanks, StopsAtTheFirstClusterTheDeviceCannotHold) {
   int asked = 0;
   auto up_to_4 = [&](int r) {
     ++asked;
     return r <= 4;
   };
-  EXPECT_EQ(split_ranks(1, 132, 100, 2, 8, up_to_4), 4);
+  EXPECT_EQ(split_ranks(1, 132, 100, {2, 2}, 8, up_to_4), 4);
   EXPECT_EQ(asked, 3);  // 2, 4, then 8 refused
-  EXPECT_EQ(split_ranks(1, 132, 100, 2, 8, [](int) { return false; }), 1);
-  EXPECT_EQ(split_ranks(1, 132, 100, 2, 2, [](int) { return true; }), 2);  // max_ranks
+  EXPECT_EQ(split_ranks(1, 132, 100, {2, 2}, 8, [](int) { return false; }), 1);
+  EXPECT_EQ(split_ranks(1, 132, 100, {2, 2}, 2, [](int) { return true; }), 2);  // max_ranks
 }
 
 }  // namespace
