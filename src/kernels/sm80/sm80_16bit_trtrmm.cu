@@ -230,7 +230,6 @@ struct StagedLoader : SliceVectors<kContigX> {
     }
   }
 
-
   // Masks the triangle, stores the slice as (x, k) into st, whose slice starts at global
   // (x0, k0), and moves on to the next slice.
   __device__ void commit(Stage<kContigX>& st, int x0, int k0) {
@@ -529,7 +528,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                 "both products' pipelines are the same size");
   // The attribute is set once per device, to the largest launch; each launch asks for its own.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);
-  const bool ring = kVec || p.n <= kTinyN;
+  const bool ring = kVec || p.n <= kTinyN;  // as the kernel's branch
   // Ranks per unit (cluster_ranks): at least two 32-k stages a rank, up to two waves of blocks
   // (one wave lost n = 1023, unaligned, by 31 %: session 12).
   constexpr sched::SplitPolicy kSplit{2, 2};
