@@ -2,6 +2,8 @@
 // launchers derive grid sizes from the same entries.
 #pragma once
 
+#include "sched/rank_share.hpp"
+
 namespace trimm::config {
 
 // A CUDA-core (FFMA) tile: `k_groups` groups of `group_threads` threads share one bm×bn output
@@ -50,6 +52,12 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).
 inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};
+// Its k split over clusters on sm_90 (sched::split_ranks): at least two stages a rank, up to two
+// waves of blocks (one wave lost n = 1023, unaligned, by 31 %: session 12); rows aligned for
+// the cp.async ring take one wave where it still has 4 ranks (their stages are short, so a
+// second wave costs more than the shorter chain saves: 704-896 forced 16-17 → 13 µs; at 1024,
+// 2 ranks in one wave lost to 4 in two, 16.4 → 18.3 µs; session 13).
+inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAligned{2, 2, 4};
 
 // A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also
 // prepare each stage's shared-memory operand, and one warpgroup whose TMA producer warp loads a

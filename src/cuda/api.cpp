@@ -165,13 +165,15 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
   return {fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
 }
 
-const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p, int cc,
-                                        const Options& o) {
-  return dispatch::select16(cc, p.n, o.kernel, kernels::tma_compatible_16bit(p));
+const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p,
+                                        const kernels::DeviceInfo& dev, const Options& o) {
+  return dispatch::select16(dev.cc, p.n, o.kernel, kernels::tma_compatible_16bit(p), dev.sms,
+                            p.batch);
 }
-const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p, int cc,
-                                        const Options& o) {
-  return dispatch::select16(cc, p.n, o.kernel, kernels::tma_compatible_16bit(p));
+const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p,
+                                        const kernels::DeviceInfo& dev, const Options& o) {
+  return dispatch::select16(dev.cc, p.n, o.kernel, kernels::tma_compatible_16bit(p), dev.sms,
+                            p.batch);
 }
 
 void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<half_t>& p,
@@ -191,7 +193,7 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
                                             ldc, stride_c, batch, options);
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
-  launch16(select16(p, dev.cc, options), p, dev, stream);
+  launch16(select16(p, dev, options), p, dev, stream);
 }
 
 template <typename T>
@@ -200,7 +202,7 @@ const char* selected16(Fill fill, int64_t n, const T* A, int64_t lda, const T* B
   detail::validate_16bit_options("trimm::selected_kernel", options);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem16<T> p{fill, n, A, lda, 0, B, ldb, 0, const_cast<T*>(C), ldc, 0, 1};
-  return select16(p, current_device().cc, options).name;
+  return select16(p, current_device(), options).name;
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <string>
 
+#include "config/tile_config.hpp"
+
 namespace trimm::dispatch {
 namespace {
 
@@ -43,6 +45,24 @@ const KernelEntry kTable[] = {
 // (H200, session 11, three runs each). The CUDA-core kernel runs only when forced: the plain
 // yardstick.
 constexpr int64_t kTiny16N = 32;
+
+// Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
+// least 4 ranks (config::kSm80_16bitSplitAligned; the slots taken as one block per SM): n =
+// 129-1023 on 132 SMs. It then beats sm90_16bit at 256-896 (session 13: early_1wave against
+// base, both forced, in one call), but for 704 (13.0 against 12.5-12.7 µs). At 128 (2 ranks)
+// and 1024 (2 in one wave) sm90_16bit wins.
+bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
+  constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
+  constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
+  if (cc != 90 || sms <= 0 || batch > sms) return false;
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if (tiles > sms) return false;  // (and no overflow below)
+  const int64_t units = tiles * (tiles + 1) / 2 * batch;
+  const int one_wave = sched::split_ranks(units, sms, (n + kStep - 1) / kStep,
+                                          {kPolicy.min_share, 1}, sched::kMaxClusterRanks,
+                                          [](int) { return true; });
+  return one_wave >= kPolicy.one_wave_ranks;
+}
 
 const KernelEntry16 kTable16[] = {
     {"sm90_16bit", 90, 90, true, true, kTiny16N + 1, kernels::launch_sm90_16bit,
@@ -125,8 +145,11 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 const KernelEntry16* table16_begin() { return std::begin(kTable16); }
 const KernelEntry16* table16_end() { return std::end(kTable16); }
 
-const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok) {
+const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok, int sms,
+                              int64_t batch) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
+  if (cluster_split_wins(cc, n, sms, batch))
+    return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;
   throw InvalidArgument("no trimm kernel for 16-bit data runs on sm_" + std::to_string(cc));

@@ -80,6 +80,8 @@ const KernelEntry16* table16_end();
 // The 16-bit kernel for this call; `forced` as in select. Throws InvalidArgument naming
 // `kernel`. The options' precision and structure are the caller's to validate
 // (detail::validate_16bit_options): every 16-bit entry implements the one precision allowed.
-const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true);
+// sms (0: unknown) and batch: for the size rule that depends on how many blocks fit a wave.
+const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true,
+                              int sms = 0, int64_t batch = 1);
 
 }  // namespace trimm::dispatch

@@ -9,6 +9,8 @@
 
 namespace trimm::sched {
 
+constexpr int kMaxClusterRanks = 8;  // the portable thread-block cluster size
+
 // Rank r takes whole stages [first, first + steps), the ranks in band order, the last ranks'
 // shares possibly empty. Host and device code.
 struct RankShare {
@@ -21,9 +23,10 @@ struct RankShare {
 };
 
 // How a kernel family splits: each rank keeps at least min_share stages of the longest band, and
-// the blocks may take up to `waves` waves of slots (a second wave takes the shortest units).
+// the blocks may take up to `waves` waves of slots (a second wave takes the shortest units); but
+// one wave where that alone reaches one_wave_ranks ranks (0: never).
 struct SplitPolicy {
-  int min_share, waves;
+  int min_share, waves, one_wave_ranks = 0;
 };
 
 // Blocks per unit for a k split over clusters: a power of two up to max_ranks, while
@@ -33,12 +36,19 @@ struct SplitPolicy {
 template <class Fits>
 int split_ranks(int64_t units, int64_t slots, int64_t longest, SplitPolicy policy, int max_ranks,
                 Fits&& fits) {
-  int r = 1;
-  for (int next = 2; next <= max_ranks && units * next <= policy.waves * slots &&
-                     longest >= int64_t(policy.min_share) * next && fits(next);
-       next *= 2)
-    r = next;
-  return r;
+  auto most = [&](int waves) {
+    int r = 1;
+    for (int next = 2; next <= max_ranks && units * next <= waves * slots &&
+                       longest >= int64_t(policy.min_share) * next && fits(next);
+         next *= 2)
+      r = next;
+    return r;
+  };
+  if (policy.one_wave_ranks > 0) {
+    const int one_wave = most(1);
+    if (one_wave >= policy.one_wave_ranks) return one_wave;
+  }
+  return most(policy.waves);
 }
 
 }  // namespace trimm::sched

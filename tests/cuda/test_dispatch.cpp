@@ -194,6 +194,27 @@ TEST(Dispatch16, TinyNTakesMmaSyncOnHopper) {
   EXPECT_STREQ(select16(90, 8, "sm90_16bit").name, "sm90_16bit");
 }
 
+// Aligned data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks
+// (n = 225…896 on 132 SMs, one problem): sm80_16bit; elsewhere sm90_16bit (session 13).
+TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
+  for (int64_t n : {225, 256, 384, 512, 640, 704, 768, 896})
+    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit") << n;
+  // 224: 7 stages (2 ranks); 897: 36 units (2 ranks in one wave).
+  for (int64_t n : {64, 128, 224, 897, 1024, 4096})
+    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
+  // Two problems: 512 is 20 units (80 blocks of 4 ranks), 768 42 units (168).
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 2).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 768, "", true, 132, 2).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 896, "", true, 114, 1).name, "sm80_16bit");  // 112 blocks
+  EXPECT_STREQ(select16(90, 896, "", true, 100, 1).name, "sm90_16bit");
+  // Unknown SM count: no rule. Forced: the named kernel. A huge batch: no overflow.
+  EXPECT_STREQ(select16(90, 512, "", true).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 512, "sm90_16bit", true, 132, 1).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 512, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, int64_t(1) << 30, "", true, 132, 1).name, "sm90_16bit");
+  EXPECT_STREQ(select16(89, 512, "", true, 132, 1).name, "sm80_16bit");
+}
+
 // (Other precisions are refused before dispatch, by detail::validate_16bit_options: the API's
 // tests, CPU and GPU.)
 TEST(Dispatch16, RefusesFloatKernelsNamingTheChoices) {

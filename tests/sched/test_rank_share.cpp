@@ -74,6 +74,18 @@ TEST(SplitRanks, OneWave) {
   EXPECT_EQ(split_ranks(15, 132, 20, {2, 1}, 8, any), 8);
 }
 
+// One wave where it reaches 4 ranks, else two (sm80_16bit's aligned rows, session 13): 767's 21
+// units and 895's 28 take 4 ranks in one wave, 1023's 36 four in two (one wave has only 2).
+TEST(SplitRanks, OneWaveWhereItKeepsFourRanks) {
+  auto any = [](int) { return true; };
+  EXPECT_EQ(split_ranks(21, 132, 24, {2, 2, 4}, 8, any), 4);
+  EXPECT_EQ(split_ranks(28, 132, 28, {2, 2, 4}, 8, any), 4);
+  EXPECT_EQ(split_ranks(15, 132, 20, {2, 2, 4}, 8, any), 8);
+  EXPECT_EQ(split_ranks(36, 132, 32, {2, 2, 4}, 8, any), 4);
+  EXPECT_EQ(split_ranks(1, 132, 4, {2, 2, 4}, 8, any), 2);  // too short a band for 4
+  EXPECT_EQ(split_ranks(21, 132, 24, {2, 2}, 8, any), 8);   // without: two waves
+}
+
 TEST(SplitRanks, StopsAtTheFirstClusterTheDeviceCannotHold) {
   int asked = 0;
   auto up_to_4 = [&](int r) {

@@ -529,9 +529,8 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // The attribute is set once per device, to the largest launch; each launch asks for its own.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);
   const bool ring = kVec || p.n <= kTinyN;  // as the kernel's branch
-  // Ranks per unit (cluster_ranks): at least two 32-k stages a rank, up to two waves of blocks
-  // (one wave lost n = 1023, unaligned, by 31 %: session 12).
-  constexpr sched::SplitPolicy kSplit{2, 2};
+  constexpr sched::SplitPolicy kSplit = kVec ? config::kSm80_16bitSplitAligned
+                                             : config::kSm80_16bitSplit;  // ranks per unit
   // Never split into separate partial tiles (see the top of this file): a split unit's ranks
   // meet in one cluster.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
