@@ -10,7 +10,8 @@
 #                                             or <name> - @<path>: a unified diff (git diff
 #                                             output, paths from the root) applied with patch
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
-#   VAR_TESTS='*sm90*'                    (also build the GPU tests of base and run these first)
+#   VAR_TESTS='*sm90*'                    (also build the GPU tests of base, test_gpu and
+#                                          test_gpu_16bit, and run these first)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
 #                                         (instead of VAR_KERNELS/VAR_ARGS: one timed run per
@@ -60,12 +61,14 @@ build() {  # source dir, build dir, targets
   for v in "${names[@]}"; do
     src=$root; [ "$v" != base ] && src=$work/$v
     [ "$v" != base ] && diff -r "$root/src" "$src/src" | grep -E "^[<>]" | head -8 | sed "s/^/$v: /"
-    targets=(trimm_cli); [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(test_gpu)
+    targets=(trimm_cli); [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(test_gpu test_gpu_16bit)
     build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
   if [ -n "${VAR_TESTS:-}" ]; then
-    "$work/build-base/tests/test_gpu" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
+    for t in test_gpu test_gpu_16bit; do
+      "$work/build-base/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
+    done
   fi
   runs=()
   if [ -n "${VAR_RUNS:-}" ]; then

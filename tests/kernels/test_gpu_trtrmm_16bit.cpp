@@ -390,10 +390,10 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 
 // Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1024 (and in the
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
-// 31 / 33: either side of kTinyN, where unaligned rows leave the ring for the register-staged
-// pipeline, and of dispatch's kTiny16N.
-const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,  33,   64,   127, 128,
-                                     129, 255, 256, 511, 512, 1000, 1024, 4097};
+// 31 / 33: either side of dispatch's kTiny16N. 1025: the first where unaligned rows leave
+// sm80_16bit's ring for the register-staged pipeline (kRingAnyN).
+const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,   33,   64,   127,  128,
+                                     129, 255, 256, 511, 512, 1000, 1024, 1025, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};

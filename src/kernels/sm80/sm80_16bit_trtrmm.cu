@@ -20,8 +20,9 @@
 // - otherwise register-staged: aligned 4-byte words through registers into a double buffer,
 //   shifted and masked on the way to shared memory. (A ring of 4-byte or of 16-byte copies
 //   shifted in shared memory lost 14-60 %: the shift pass, or the copies, cost more
-//   instructions a stage than the pipeline saves.) At n <= kTinyN rows of any alignment take the
-//   ring, element by element: its shorter prologue is what counts at the launch floor.
+//   instructions a stage than the pipeline saves.) At n <= kRingAnyN rows of any alignment take
+//   the ring, element by element: where a rank has few stages, its deeper prologue counts more
+//   than its element loads.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -146,7 +147,7 @@ __device__ __forceinline__ void load_vector_by_elements(uint32_t (&w)[4], const 
 // kAligned (every row start 16-byte aligned): one 16-byte cp.async a vector, the mask applied in
 // place once the slice has landed. Vectors that reach past n come in element by element (a
 // copy's size, not its source size, is what may be read: no copy reaches past the operand), and
-// so does every vector of rows of any alignment (!kAligned: only for tiny n, kTinyN).
+// so does every vector of rows of any alignment (!kAligned: only for small n, kRingAnyN).
 template <bool kContigX, bool kKAtLeastX, bool kAligned>
 struct RingLoader : SliceVectors<kContigX> {
   using V = SliceVectors<kContigX>;
@@ -433,10 +434,11 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
   }
 }
 
-// Rows of any alignment at n <= kTinyN go through the ring too, element by element: at the
-// launch floor its prologue is shorter than the register-staged one (n = 2, 3: 7.0-7.4 µs against
-// 6.2-6.7 for the ring at n = 4-8, session 11).
-constexpr int kTinyN = 32;
+// Rows of any alignment at n <= kRingAnyN go through the ring too, element by element: with few
+// stages a rank, its slices in flight together count for more than the element loads' waits
+// (session 13, bf16, against the register-staged pipeline: 33 9.9 → 9.0 µs, 127 13.4 → 11.7,
+// 383 15.2 → 13.9, 1023 24.2 → 21.8; n = 2, 3: 7.0-7.4 → 6.2-6.7 in session 11).
+constexpr int kRingAnyN = 1024;
 
 // Split k (sm_90 only, cluster_split.cuh): at small n a unit is a chain of dependent k stages on
 // one SM while most SMs idle.
@@ -491,7 +493,7 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   auto& ring = *reinterpret_cast<SharedStorage<kTrans, kStages>*>(dynamic_smem);
   if (steps == 0)
     zero_mirror_tile();
-  else if (kVec || n <= kTinyN)
+  else if (kVec || n <= kRingAnyN)
     ring_mainloop<kBf16, kTrans, kVec>(ring, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid,
                                        w, acc, zero_mirror_tile);
   else
@@ -528,7 +530,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                 "both products' pipelines are the same size");
   // The attribute is set once per device, to the largest launch; each launch asks for its own.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);
-  const bool ring = kVec || p.n <= kTinyN;  // as the kernel's branch
+  const bool ring = kVec || p.n <= kRingAnyN;  // as the kernel's branch
   constexpr sched::SplitPolicy kSplit = kVec ? config::kSm80_16bitSplitAligned
                                              : config::kSm80_16bitSplit;  // ranks per unit
   // Never split into separate partial tiles (see the top of this file): a split unit's ranks
