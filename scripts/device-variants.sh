@@ -12,6 +12,7 @@
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base, test_gpu and
 #                                          test_gpu_16bit, and run these first)
+#   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
 #                                         (instead of VAR_KERNELS/VAR_ARGS: one timed run per
@@ -53,7 +54,7 @@ while read -r name file expr; do
 done < "${VARIANTS:?}"
 build() {  # source dir, build dir, targets
   local src=$1 dir=$2 tests=OFF; shift 2
-  [[ " $* " == *" test_gpu "* ]] && tests=ON
+  [[ " $* " == *" test_"* ]] && tests=ON
   cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DTRIMM_BUILD_TESTS=$tests "${deps[@]}" > "$dir.log" 2>&1 &&
     cmake --build "$dir" -j "$(nproc)" --target "$@" >> "$dir.log" 2>&1 || { echo "build $src FAILED"; tail -20 "$dir.log"; }
 }
@@ -61,12 +62,14 @@ build() {  # source dir, build dir, targets
   for v in "${names[@]}"; do
     src=$root; [ "$v" != base ] && src=$work/$v
     [ "$v" != base ] && diff -r "$root/src" "$src/src" | grep -E "^[<>]" | head -8 | sed "s/^/$v: /"
-    targets=(trimm_cli); [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(test_gpu test_gpu_16bit)
+    targets=(trimm_cli)
+    # shellcheck disable=SC2206
+    [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit})
     build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
   if [ -n "${VAR_TESTS:-}" ]; then
-    for t in test_gpu test_gpu_16bit; do
+    for t in ${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit}; do
       "$work/build-base/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
     done
   fi
