@@ -48,9 +48,8 @@ constexpr int64_t kTiny16N = 32;
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
 // least 4 ranks (config::kSm80_16bitSplitAligned; the slots taken as one block per SM): n =
-// 129-1023 on 132 SMs. It then beats sm90_16bit at 256-896 (session 13: early_1wave against
-// base, both forced, in one call), but for 704 (13.0 against 12.5-12.7 µs). At 128 (2 ranks)
-// and 1024 (2 in one wave) sm90_16bit wins.
+// 225-896 on 132 SMs. There it beats sm90_16bit, 704 aside (13.0 against 12.5-12.7 µs), and at
+// 128 (2 ranks) and 1024 (2 in one wave) it loses (session 13, both forced in one call).
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
