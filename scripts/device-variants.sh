@@ -27,6 +27,7 @@ deps=(-DTRIMM_OPENBLAS_ROOT="$root/.deps/openblas" -DTRIMM_GTEST_SOURCE_DIR="$ro
 work=/tmp/trimm-variants
 rm -rf "$work" && mkdir -p "$work"
 names=(base)
+test_targets=${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit}
 while read -r name file expr; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   if [ ! -d "$work/$name" ]; then
@@ -64,12 +65,13 @@ build() {  # source dir, build dir, targets
     [ "$v" != base ] && diff -r "$root/src" "$src/src" | grep -E "^[<>]" | head -8 | sed "s/^/$v: /"
     targets=(trimm_cli)
     # shellcheck disable=SC2206
-    [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=(${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit})
+    [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=($test_targets)
     build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
   if [ -n "${VAR_TESTS:-}" ]; then
-    for t in ${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit}; do
+    for t in $test_targets; do
+      echo "$t:"
       "$work/build-base/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
     done
   fi

@@ -56,7 +56,7 @@ inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};
 // waves of blocks (one wave lost n = 1023, unaligned, by 31 %: session 12); rows aligned for
 // the cp.async ring take one wave where it still has 4 ranks (their stages are short, so a
 // second wave costs more than the shorter chain saves: 704-896 forced 16-17 → 13 µs; at 1024,
-// 2 ranks in one wave lost to 4 in two, 16.4 → 18.3 µs; session 13).
+// 2 ranks in one wave lost to 4 in two, 18.3 against 16.4 µs; session 13).
 inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAligned{2, 2, 4};
 
 // A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also

@@ -48,12 +48,14 @@ constexpr int64_t kTiny16N = 32;
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
 // least 4 ranks (config::kSm80_16bitSplitAligned; the slots taken as one block per SM): n =
-// 225-896 on 132 SMs. There it beats sm90_16bit, 704 aside (13.0 against 12.5-12.7 µs), and at
-// 128 (2 ranks) and 1024 (2 in one wave) it loses (session 13, both forced in one call).
+// 225-896 on 132 SMs. At 256-896 it beats or ties sm90_16bit, 704 aside (13.0 against
+// 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it loses
+// (session 13, both forced in one call). The slots are taken as one block per SM, as the
+// launcher finds them at sm80_16bit's registers.
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
-  if (cc != 90 || sms <= 0 || batch > sms) return false;
+  if (cc != 90 || sms <= 0 || batch <= 0 || batch > sms) return false;
   const int64_t tiles = (n + kTile - 1) / kTile;
   if (tiles > sms) return false;  // (and no overflow below)
   const int64_t units = tiles * (tiles + 1) / 2 * batch;
@@ -71,7 +73,7 @@ const KernelEntry16 kTable16[] = {
     {"sm80_16bit", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit,
      kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
-     "ring for 16-byte rows, register-staged otherwise"},
+     "ring for 16-byte rows and n <= 1024, register-staged otherwise"},
     {"simt_16bit", 80, kAnyCc, false, false, 0, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };

@@ -388,7 +388,7 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
   });
 }
 
-// Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1024 (and in the
+// Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1025 (and in the
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
 // 31 / 33: either side of dispatch's kTiny16N. 1025: the first where unaligned rows leave
 // sm80_16bit's ring for the register-staged pipeline (kRingAnyN).

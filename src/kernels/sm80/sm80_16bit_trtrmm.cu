@@ -437,7 +437,9 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
 // Rows of any alignment at n <= kRingAnyN go through the ring too, element by element: with few
 // stages a rank, its slices in flight together count for more than the element loads' waits
 // (session 13, bf16, against the register-staged pipeline: 33 9.9 → 9.0 µs, 127 13.4 → 11.7,
-// 383 15.2 → 13.9, 1023 24.2 → 21.8; n = 2, 3: 7.0-7.4 → 6.2-6.7 in session 11).
+// 383 15.2 → 13.9, 1023 24.2 → 21.8; n = 2, 3: 7.0-7.4 → 6.2-6.7 in session 11). Measured on the
+// H200 with one problem, where n > 32 splits; unsplit launches (sm_80/89, large batches) at
+// 33-1024 were not compared (unsplit at 2047 the ring lost 2 %, at 4097 15 %).
 constexpr int kRingAnyN = 1024;
 
 // Split k (sm_90 only, cluster_split.cuh): at small n a unit is a chain of dependent k stages on
