@@ -18,7 +18,8 @@ from sass_identity import ROOT, cubin, text_sections
 OPS = {
     0x981: "G",  # LDG: global load
     0x986: "g",  # STG: global store
-    0x984: "l",  # LDS: shared load
+    0x984: "l",  # LDS: shared load (probably: also seen where no shared load is expected)
+    0x980: "d",  # LD: generic load (distributed shared memory through map_shared_rank)
     0x388: "S",  # STS: shared store
     0x988: "S",  # STS (another addressing form)
     0x83B: "L",  # LDSM: ldmatrix
