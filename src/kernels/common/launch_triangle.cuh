@@ -41,14 +41,26 @@ bool rows_16b_aligned(const MatrixProblem<T>& p) {
 using TriangleKernel = void (*)(Problem, sched::TriangleSchedule, int64_t,
                                 const sched::DispatchOrder);
 
-// Blocks of kKernel per SM with `smem` bytes of dynamic shared memory, queried once per device
-// (host-side calls: no allocation, no synchronization). Also opts the kernel in to that much
-// dynamic shared memory, which above 48 KB is required, before its first launch on the device.
+// A per-device answer kept in `slot` (0: not yet known): compute() runs until one call has
+// stored its answer, which must not be 0. Host-side queries: no allocation, no synchronization.
+template <class Compute>
+int cached(std::atomic<int>& slot, Compute&& compute) {
+  int v = slot.load(std::memory_order_relaxed);
+  if (v == 0) {
+    v = compute();
+    slot.store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+// Blocks of kKernel per SM with `smem` bytes of dynamic shared memory, queried once per device.
+// Also opts the kernel in to that much dynamic shared memory, which above 48 KB is required,
+// before its first launch on the device.
 template <auto kKernel>
 int blocks_per_sm(int device, int threads, int smem) {
-  static std::atomic<int> cache[kMaxDevices] = {};
-  int v = cache[device].load(std::memory_order_relaxed);  // the host API checked the ordinal
-  if (v == 0) {
+  static std::atomic<int> cache[kMaxDevices] = {};  // the host API checked the ordinal
+  return cached(cache[device], [&] {
+    int v = 0;
     TRIMM_CUDA_CHECK(
         cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kKernel, threads, smem));
@@ -56,24 +68,20 @@ int blocks_per_sm(int device, int threads, int smem) {
       throw CudaError("trimm: a kernel's block (" + std::to_string(threads) + " threads, " +
                       std::to_string(smem) + " bytes of shared memory) does not fit on device " +
                       std::to_string(device));
-    cache[device].store(v, std::memory_order_relaxed);
-  }
-  return v;
+    return v;
+  });
 }
 
 // Whether kKernel runs from sm_90 code on `device` (a build without it JITs compute_80 PTX,
 // which has no clusters), queried once per device.
 template <auto kKernel>
 bool has_clusters(int device) {
-  static std::atomic<int> cache[kMaxDevices] = {};  // 0 unknown, 1 no, 2 yes
-  int v = cache[device].load(std::memory_order_relaxed);
-  if (v == 0) {
-    cudaFuncAttributes a{};
-    TRIMM_CUDA_CHECK(cudaFuncGetAttributes(&a, kKernel));
-    v = a.binaryVersion >= 90 ? 2 : 1;
-    cache[device].store(v, std::memory_order_relaxed);
-  }
-  return v == 2;
+  static std::atomic<int> cache[kMaxDevices] = {};  // 1 no, 2 yes
+  return cached(cache[device], [] {
+           cudaFuncAttributes a{};
+           TRIMM_CUDA_CHECK(cudaFuncGetAttributes(&a, kKernel));
+           return a.binaryVersion >= 90 ? 2 : 1;
+         }) == 2;
 }
 
 // A launch configuration of `grid` blocks in clusters of `ranks` blocks along x (sm_90).
@@ -101,17 +109,14 @@ struct ClusterLaunch {
 // per device and cluster size (1, 2, 4 or 8 blocks).
 template <auto kKernel>
 bool cluster_fits(int device, int blocks, int threads, int smem) {
-  static std::atomic<int> cache[kMaxDevices][4] = {};  // 0 unknown, 1 no, 2 yes
+  static std::atomic<int> cache[kMaxDevices][4] = {};  // 1 no, 2 yes
   const int slot = blocks >= 8 ? 3 : blocks >= 4 ? 2 : blocks >= 2 ? 1 : 0;
-  int v = cache[device][slot].load(std::memory_order_relaxed);
-  if (v == 0) {
-    const ClusterLaunch launch(dim3(unsigned(blocks)), threads, smem, blocks, nullptr);
-    int clusters = 0;
-    TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));
-    v = clusters > 0 ? 2 : 1;
-    cache[device][slot].store(v, std::memory_order_relaxed);
-  }
-  return v == 2;
+  return cached(cache[device][slot], [&] {
+           const ClusterLaunch launch(dim3(unsigned(blocks)), threads, smem, blocks, nullptr);
+           int clusters = 0;
+           TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));
+           return clusters > 0 ? 2 : 1;
+         }) == 2;
 }
 
 // Blocks per unit for a k split over a cluster (cluster_split.cuh): sched::split_ranks under
