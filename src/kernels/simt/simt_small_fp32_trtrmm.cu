@@ -23,6 +23,7 @@
 #include "cuda/check.hpp"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "sched/small_tiles.hpp"
 
 namespace trimm::kernels {
 namespace simt_small {
@@ -33,16 +34,6 @@ constexpr int kThreads = 256;            // 32 columns × 8 row groups
 constexpr int kRows = kT * kT / kThreads;  // rows of the tile per thread
 constexpr int kAhead = 4;                // stages in flight
 static_assert(kThreads % kT == 0 && kT % (kThreads / kT) == 0, "whole rows per thread group");
-
-// Tile `idx` of the triangle, longest bands first: diagonal d = t-1, t-2, ..., 0 of the tile
-// grid (t tiles per side), each from its first tile on. (I, J) is in C's fill triangle.
-__device__ void tile_of(int64_t idx, int t, bool upper, int* I, int* J) {
-  int d = t - 1;
-  while (idx >= t - d) idx -= t - d, --d;
-  const int i = int(idx);
-  *I = upper ? i : i + d;
-  *J = upper ? i + d : i;
-}
 
 // One k stage of operands in registers: A(m0 + r, k0 + c) and B(k0 + r, n0 + c) for this
 // thread's rows r = ty + 8·q and column c = tx, zero where a structural zero (unless dense) or
@@ -74,7 +65,7 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
   const bool upper = p.fill == Fill::Upper;
   const int t = int((p.n + kT - 1) / kT);
   int I, J;
-  tile_of(blockIdx.x, t, upper, &I, &J);
+  sched::small_tile_of(blockIdx.x, t, upper, &I, &J);
   const int64_t b = batch_offset + blockIdx.y;
   const float* A = p.A + b * p.stride_a;
   const float* B = p.B + b * p.stride_b;
@@ -144,7 +135,7 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
 
 void launch(const Problem& p, Stream stream) {
   const int64_t t = (p.n + kT - 1) / kT;
-  const int64_t tiles = t * (t + 1) / 2;
+  const int64_t tiles = sched::small_tiles(t);
   if (tiles > INT32_MAX) throw InvalidArgument("simt_small_fp32: n = " + std::to_string(p.n) +
                                                " has more tiles than one grid holds");
   constexpr int64_t kMaxGridY = 65535;

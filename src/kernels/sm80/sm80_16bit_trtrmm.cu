@@ -38,6 +38,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm80/cp_async.cuh"
+#include "kernels/sm80/mma16.cuh"
 #include "kernels/sm80/mma_block.cuh"
 #include "sched/triangle_scheduler.hpp"
 
@@ -249,21 +250,6 @@ struct StagedLoader : SliceVectors<kContigX> {
 };
 
 // --- multiply ---------------------------------------------------------------------------------
-template <bool kBf16>
-__device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4],
-                                      const uint32_t (&b)[2]) {
-  if constexpr (kBf16)
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  else
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
 // Four 8×8 matrices of a stage into fragment registers: lane l gives the address of row l % 8
 // of matrix l / 8, whose first element is (x, k) here; thread (g, t) receives elements
 // (x + g, k + 2t) and (x + g, k + 2t + 1) of each, in register l / 8. A row runs along k in a
@@ -271,18 +257,8 @@ __device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4],
 template <bool kContigX>
 __device__ __forceinline__ void load_matrices(uint32_t (&r)[4], const Stage<kContigX>& s, int x,
                                               int k, int row) {
-  const uint32_t a = static_cast<uint32_t>(
-      __cvta_generic_to_shared(s.at(x + (kContigX ? 0 : row), k + (kContigX ? row : 0))));
-  if constexpr (kContigX)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(a)
-                 : "memory");
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(a)
-                 : "memory");
+  mma::ldmatrix_x4<kContigX>(r, static_cast<uint32_t>(__cvta_generic_to_shared(
+                                   s.at(x + (kContigX ? 0 : row), k + (kContigX ? row : 0)))));
 }
 
 // acc += A'·B' over one stage. Per the PTX fragment layout of m16n8k16, lane (g, t) holds A rows
@@ -309,7 +285,7 @@ __device__ __forceinline__ void multiply_stage(const Stage<kTrans>& As, const St
       uint32_t a[4];
       load_matrices(a, As, wm + 16 * i + 8 * (mat % 2), kk + 8 * (mat / 2), row);
 #pragma unroll
-      for (int j = 0; j < kNi; ++j) mma16<kBf16>(acc[i][j], a, b[j]);
+      for (int j = 0; j < kNi; ++j) mma::mma16<kBf16>(acc[i][j], a, b[j]);
     }
   }
 }
