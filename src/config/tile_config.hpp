@@ -59,6 +59,16 @@ inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};
 // 2 ranks in one wave lost to 4 in two, 18.3 against 16.4 µs; session 13).
 inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAligned{2, 2, 4};
 
+// The small-n 16-bit kernel (sm80_16bit_small): one block of `threads` per tile × tile block of
+// C's triangle, which loads up to `band` k of its band at once (A's rows and B's columns of the
+// tile: 74 KB of shared memory at 512, within sm_86/89's 99 KB opt-in) and longer bands in turns.
+struct SmallMmaTile {
+  int tile;     // square output tile
+  int band;     // k held in shared memory at once
+  int threads;  // 8 warps: four 16×16 quarters of the tile, each over two halves of the k held
+};
+inline constexpr SmallMmaTile kSm80_16bitSmall{32, 512, 256};
+
 // A warp-specialized wgmma tile (sm_90a): `consumers` warpgroups of 64 rows each, which also
 // prepare each stage's shared-memory operand, and one warpgroup whose TMA producer warp loads a
 // `stages`-deep ring of bk-wide k slices into shared memory.

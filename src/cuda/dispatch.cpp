@@ -46,6 +46,22 @@ const KernelEntry kTable[] = {
 // yardstick.
 constexpr int64_t kTiny16N = 32;
 
+// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) wherever
+// the 128-tile kernels' units do not fill one wave of SMs. H200, one problem (session 14, bf16
+// and fp16, two rounds): 1.01-2.01× GemmEx + triu at n = 2-512 (bf16 at 512: 0.97×), where
+// sm80_16bit and sm90_16bit ran at 0.72-1.47×. Past 512 it loses on aligned rows (513: 13.3
+// against 12.0 µs; 576 a tie; 640: 11.1 against 10.5); on unaligned ones it wins at 383-447
+// (11.2-12.1 against 13.6-14.3) and loses at 511 (13.2 against 12.4), where sm80_16bit's split
+// happens to take 8 ranks. Batches: the same wave rule, not measured.
+constexpr int64_t kSmall16N = 512;
+
+bool small16_wins(int64_t n, int sms, int64_t batch) {
+  constexpr int64_t kTile = config::kSm80_16bit.bm;
+  if (batch <= 0 || n > kSmall16N) return false;
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  return sms <= 0 ? batch == 1 : batch <= sms && tiles * (tiles + 1) / 2 * batch <= sms;
+}
+
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
 // least 4 ranks (config::kSm80_16bitSplitAligned; the slots taken as one block per SM): n =
 // 225-896 on 132 SMs. At 256-896 it beats or ties sm90_16bit, 704 aside (13.0 against
@@ -74,6 +90,10 @@ const KernelEntry16 kTable16[] = {
      kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
      "ring for 16-byte rows and n <= 1024, register-staged otherwise"},
+    {"sm80_16bit_small", 80, kAnyCc, false, false, 0, kernels::launch_sm80_16bit_small,
+     kernels::launch_sm80_16bit_small,
+     "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: one block per 32x32 tile, "
+     "its whole band (up to 512 k) loaded at once"},
     {"simt_16bit", 80, kAnyCc, false, false, 0, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };
@@ -149,6 +169,8 @@ const KernelEntry16* table16_end() { return std::end(kTable16); }
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok, int sms,
                               int64_t batch) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
+  if (small16_wins(n, sms, batch))
+    return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
   if (cluster_split_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)

@@ -69,15 +69,19 @@ void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // strides, and batch entries that do not overlap. sm90_tf32x3 needs it; dispatch checks.
 bool tma_compatible(const Problem& p);
 
-// 16-bit data (sm90_bf16_trtrmm.cu, sm80_16bit_trtrmm.cu, simt_16bit_trtrmm.cu). Whether TMA
-// can address p's operands: 16-byte aligned A, B, C, leading dimensions and batch strides
-// multiples of 8 elements, batch entries that do not overlap (or a shared operand).
+// 16-bit data (sm90_bf16_trtrmm.cu, sm80_16bit_trtrmm.cu, sm80_16bit_small_trtrmm.cu,
+// simt_16bit_trtrmm.cu). Whether TMA can address p's operands: 16-byte aligned A, B, C, leading
+// dimensions and batch strides multiples of 8 elements, batch entries that do not overlap (or a
+// shared operand).
 template <typename T>
 bool tma_compatible_16bit(const Problem16<T>& p);
 void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_sm80_16bit_small(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_sm80_16bit_small(const Problem16<bfloat16_t>& p, const DeviceInfo& dev,
+                             Stream stream);
 void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 

@@ -184,35 +184,56 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
   EXPECT_THROW(select16(90, 4096, "sm90_16bit", false), InvalidArgument);
 }
 
-// Tiny n: both kernels run at the launch floor, sm80_16bit's is lower (session 11). Forcing
-// still reaches sm90_16bit there.
-TEST(Dispatch16, TinyNTakesMmaSyncOnHopper) {
+// Small n: sm80_16bit_small wherever the 128-tile kernels' units do not fill a wave (one
+// problem with the SM count unknown), up to n = 512 (session 14).
+TEST(Dispatch16, SmallNTakesTheSmallKernel) {
+  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512}) {
+    EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit_small") << n;
+    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit_small") << n;
+    for (int cc : {80, 86, 89, 100})
+      EXPECT_STREQ(select16(cc, n, "").name, "sm80_16bit_small") << n << ", sm_" << cc;
+  }
+  EXPECT_STREQ(select16(90, 512, "", false).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 513, "", false).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 513, "").name, "sm90_16bit");
+  // Batches: 512 is 10 units of 128, 13 problems 130 (one wave of 132), 14 do not fit.
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 13).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 512, "", true).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 512, "", true, 0, 2).name, "sm90_16bit");  // SM count unknown
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
+  EXPECT_STREQ(select16(90, 64, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
+  // Past the small rule, tiny n: sm80_16bit at the launch floor (session 11).
   for (int64_t n : {1, 8, 16, 32})
-    EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit") << n;
-  for (int64_t n : {33, 40, 64, 256})
-    EXPECT_STREQ(select16(90, n, "").name, "sm90_16bit") << n;
+    EXPECT_STREQ(select16(90, n, "", true, 132, 200).name, "sm80_16bit") << n;
+  EXPECT_STREQ(select16(90, 33, "", true, 132, 200).name, "sm90_16bit");
+  // Forced: the named kernel, at any n.
   EXPECT_STREQ(select16(90, 8, "sm90_16bit").name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
 }
 
 // Aligned data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks
-// (n = 225…896 on 132 SMs, one problem): sm80_16bit; elsewhere sm90_16bit (session 13).
+// (n = 225…896 on 132 SMs, one problem) and the small kernel does not (513…896): sm80_16bit;
+// elsewhere sm90_16bit (session 13).
 TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
-  for (int64_t n : {225, 256, 384, 512, 640, 704, 768, 896})
+  for (int64_t n : {513, 640, 704, 768, 896})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit") << n;
-  // 224: 7 stages (2 ranks); 897: 36 units (2 ranks in one wave).
-  for (int64_t n : {64, 128, 224, 897, 1024, 4096})
+  // 897: 36 units (2 ranks in one wave).
+  for (int64_t n : {897, 1024, 4096})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
-  // Two problems: 512 is 20 units (80 blocks of 4 ranks), 768 42 units (168).
-  EXPECT_STREQ(select16(90, 512, "", true, 132, 2).name, "sm80_16bit");
+  // Batches: 512 in 14 problems is 140 units (past the small kernel's wave; 2 ranks), 640 in 2
+  // is 30 units (120 blocks of 4 ranks), 768 in 2 is 42 (168).
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 640, "", true, 132, 2).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 768, "", true, 132, 2).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 896, "", true, 114, 1).name, "sm80_16bit");  // 112 blocks
   EXPECT_STREQ(select16(90, 896, "", true, 100, 1).name, "sm90_16bit");
   // Unknown SM count: no rule. Forced: the named kernel. A huge batch: no overflow.
-  EXPECT_STREQ(select16(90, 512, "", true).name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, 512, "sm90_16bit", true, 132, 1).name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, 512, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 640, "", true).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 640, "sm90_16bit", true, 132, 1).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 640, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, int64_t(1) << 30, "", true, 132, 1).name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, 512, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
+  EXPECT_STREQ(select16(90, 640, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
 }
 
 // (Other precisions are refused before dispatch, by detail::validate_16bit_options: the API's

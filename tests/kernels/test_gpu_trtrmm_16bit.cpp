@@ -390,8 +390,9 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 
 // Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1025 (and in the
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
-// 31 / 33: either side of dispatch's kTiny16N. 1025: the first where unaligned rows leave
-// sm80_16bit's ring for the register-staged pipeline (kRingAnyN).
+// 31 / 33: either side of sm80_16bit's kTiny16N-sized launches. 1025: the first where unaligned
+// rows leave sm80_16bit's ring for the register-staged pipeline (kRingAnyN). sm80_16bit_small
+// holds up to 512 k of a band at once: 1000 and up take it in turns.
 const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,   33,   64,   127,  128,
                                      129, 255, 256, 511, 512, 1000, 1024, 1025, 4097};
 
