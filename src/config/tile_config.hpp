@@ -61,7 +61,8 @@ inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAlig
 
 // The small-n 16-bit kernel (sm80_16bit_small): one block of `threads` per tile × tile block of
 // C's triangle, which loads up to `band` k of its band at once (A's rows and B's columns of the
-// tile: 74 KB of shared memory at 512, within sm_86/89's 99 KB opt-in) and longer bands in turns.
+// tile and the k halves' sums: 76.5 KB of shared memory at 512, within sm_86/89's 99 KB opt-in)
+// and longer bands in turns.
 struct SmallMmaTile {
   int tile;     // square output tile
   int band;     // k held in shared memory at once

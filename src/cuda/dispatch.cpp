@@ -40,24 +40,26 @@ const KernelEntry kTable[] = {
 };
 
 // 16-bit data: wgmma where TMA can address the operands, mma.sync elsewhere (any alignment, any
-// GPU from sm_80) and for n <= kTiny16N, where both run at the launch floor and sm80_16bit's
-// is lower: 6.0-6.4 µs against 6.6-6.9 at n = 8-24, a tie at 32, 0.5-1 µs behind from 40
-// (H200, session 11, three runs each). The CUDA-core kernel runs only when forced: the plain
-// yardstick.
+// GPU from sm_80). Where the small-n rule below does not apply (batches that fill a wave, or
+// several problems with the SM count unknown), n <= kTiny16N takes sm80_16bit: there both
+// 128-tile kernels run at the launch floor and sm80_16bit's is lower, 6.0-6.4 µs against 6.6-6.9
+// at n = 8-24, a tie at 32, 0.5-1 µs behind from 40 (H200, session 11, three runs each). The
+// CUDA-core kernel runs only when forced: the plain yardstick.
 constexpr int64_t kTiny16N = 32;
 
-// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) wherever
-// the 128-tile kernels' units do not fill one wave of SMs. H200, one problem (session 14, bf16
-// and fp16, two rounds): 1.01-2.01× GemmEx + triu at n = 2-512 (bf16 at 512: 0.97×), where
-// sm80_16bit and sm90_16bit ran at 0.72-1.47×. Past 512 it loses on aligned rows (513: 13.3
-// against 12.0 µs; 576 a tie; 640: 11.1 against 10.5); on unaligned ones it wins at 383-447
-// (11.2-12.1 against 13.6-14.3) and loses at 511 (13.2 against 12.4), where sm80_16bit's split
-// happens to take 8 ranks. Batches: the same wave rule, not measured.
+// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) wherever the
+// 128-tile kernels' units do not fill one wave of SMs. H200, one problem, bf16 and fp16 (session
+// 14, three rounds): 1.00-2.01× GemmEx + triu at n = 2-511 and 0.96-1.04× at 512, where
+// sm80_16bit and sm90_16bit ran at 0.72-1.47×; on unaligned rows at 449-479 11.6-12.3 µs against
+// sm80_16bit's 14.1-14.7, but at 511, where sm80_16bit's split takes 8 ranks, 12.9-13.0 against
+// 11.9-12.5 (kept: one bound for both alignments). Past 512 it loses on aligned rows (513: 13.3
+// against 12.0 µs; 576 a tie; 640: 11.1 against 10.5). Measured on the H200 only, one problem;
+// other GPUs and batches follow the same rule unmeasured.
 constexpr int64_t kSmall16N = 512;
 
-bool small16_wins(int64_t n, int sms, int64_t batch) {
+bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm;
-  if (batch <= 0 || n > kSmall16N) return false;
+  if (cc < 80 || batch <= 0 || n > kSmall16N) return false;
   const int64_t tiles = (n + kTile - 1) / kTile;
   return sms <= 0 ? batch == 1 : batch <= sms && tiles * (tiles + 1) / 2 * batch <= sms;
 }
@@ -169,7 +171,7 @@ const KernelEntry16* table16_end() { return std::end(kTable16); }
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok, int sms,
                               int64_t batch) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
-  if (small16_wins(n, sms, batch))
+  if (small16_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
   if (cluster_split_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");

@@ -196,14 +196,22 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 512, "", false).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 513, "", false).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 513, "").name, "sm90_16bit");
-  // Batches: 512 is 10 units of 128, 13 problems 130 (one wave of 132), 14 do not fit.
+  // Batches (the rule; not measured): 512 is 10 units of 128, 13 problems 130 (one wave of 132),
+  // 14 do not fit.
   EXPECT_STREQ(select16(90, 512, "", true, 132, 13).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 512, "", true).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 512, "", true, 0, 2).name, "sm90_16bit");  // SM count unknown
   EXPECT_STREQ(select16(90, 512, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
   EXPECT_STREQ(select16(90, 64, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
-  // Past the small rule, tiny n: sm80_16bit at the launch floor (session 11).
+  // Past the small rule, tiny n: sm80_16bit at the launch floor (session 11). Below sm_80 no
+  // 16-bit kernel runs, and the error says so rather than naming the small kernel.
+  try {
+    select16(75, 64, "");
+    ADD_FAILURE() << "a 16-bit kernel chosen for sm_75";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("no trimm kernel"), std::string::npos) << e.what();
+  }
   for (int64_t n : {1, 8, 16, 32})
     EXPECT_STREQ(select16(90, n, "", true, 132, 200).name, "sm80_16bit") << n;
   EXPECT_STREQ(select16(90, 33, "", true, 132, 200).name, "sm90_16bit");
@@ -221,7 +229,7 @@ TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
   // 897: 36 units (2 ranks in one wave).
   for (int64_t n : {897, 1024, 4096})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
-  // Batches: 512 in 14 problems is 140 units (past the small kernel's wave; 2 ranks), 640 in 2
+  // Batches: 512 in 14 problems is 140 units (past one wave of 128-tile units; 2 ranks), 640 in 2
   // is 30 units (120 blocks of 4 ranks), 768 in 2 is 42 (168).
   EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 640, "", true, 132, 2).name, "sm80_16bit");

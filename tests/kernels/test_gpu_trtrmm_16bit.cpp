@@ -237,7 +237,9 @@ bool runs_here16(const std::string& kernel) {
 
 struct Shape {
   int64_t n, lda, ldb, ldc;
-  int64_t offset = 0;  // elements added to every base pointer (0: 16-byte aligned)
+  int64_t offset = 0;     // elements added to every base pointer (0: 16-byte aligned)
+  int64_t c_offset = -1;  // elements added to C's alone, if >= 0
+  int64_t co() const { return c_offset >= 0 ? c_offset : offset; }
 };
 
 template <class F>
@@ -252,13 +254,13 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   };
   const Bits A = with_offset(make_triangular16<F>(fill, s.n, s.lda, gen));
   const Bits B = with_offset(make_triangular16<F>(fill, s.n, s.ldb, gen));
-  const Bits C0(static_cast<size_t>(s.offset + s.n * s.ldc), F::kNaN);
+  const Bits C0(static_cast<size_t>(s.co() + s.n * s.ldc), F::kNaN);
   DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
   ASSERT_NE(dA.get(), nullptr);
   ASSERT_NE(dC.get(), nullptr);
   const T* a = reinterpret_cast<const T*>(dA.get()) + s.offset;
   const T* b = reinterpret_cast<const T*>(dB.get()) + s.offset;
-  T* c = reinterpret_cast<T*>(dC.get()) + s.offset;
+  T* c = reinterpret_cast<T*>(dC.get()) + s.co();
 
   Options o;
   o.kernel = kernel;
@@ -273,7 +275,7 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   call();
   TEST_CUDA(cudaGetLastError());
   const Bits out = dC.download();
-  const uint16_t* cv = out.data() + s.offset;
+  const uint16_t* cv = out.data() + s.co();
 
   const auto Af = to_float<F>(A), Bf = to_float<F>(B);
   const auto ref = reference(fill, s.n, std::vector<float>(Af.begin() + s.offset, Af.end()), s.lda,
@@ -288,8 +290,8 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   }
   EXPECT_TRUE(zero_outside(fill, s.n, cv, s.ldc));
   // Nothing outside the n×n view is written.
-  for (int64_t e = 0; e < s.offset; ++e)
-    ASSERT_EQ(out[size_t(e)], F::kNaN) << "C[-" << s.offset - e << "] written";
+  for (int64_t e = 0; e < s.co(); ++e)
+    ASSERT_EQ(out[size_t(e)], F::kNaN) << "C[-" << s.co() - e << "] written";
   for (int64_t i = 0; i < s.n; ++i)
     for (int64_t j = s.n; j < s.ldc; ++j)
       ASSERT_EQ(cv[i * s.ldc + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
@@ -361,6 +363,17 @@ TEST_P(GpuTrtrmm16, MisalignedViews) {
   run({n, n + 1, n + 3, n + 5, 1}, Inputs::Integers);
 }
 
+// A and B 16-byte aligned, C one element off with an odd leading dimension: the operands' loads
+// may take vectors while C's stores may not (sm80_16bit_small decides on A and B alone).
+TEST_P(GpuTrtrmm16, MisalignedOutputOnly) {
+  const int64_t n = std::get<3>(GetParam());
+  if (n > 1024) GTEST_SKIP() << "checked up to n = 1024";
+  const int64_t ld = (n + 7) / 8 * 8;
+  Shape s{n, ld, ld, n + 1};
+  s.c_offset = 1;
+  run(s, Inputs::Integers);
+}
+
 // Inf in the referenced triangle must not leak into C's zero triangle (diagonal masks, mirror
 // zeroing: exact zeros, never a computed 0·Inf).
 TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
@@ -390,9 +403,10 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 
 // Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1025 (and in the
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
-// 31 / 33: either side of sm80_16bit's kTiny16N-sized launches. 1025: the first where unaligned
-// rows leave sm80_16bit's ring for the register-staged pipeline (kRingAnyN). sm80_16bit_small
-// holds up to 512 k of a band at once: 1000 and up take it in turns.
+// 31 / 33: either side of dispatch's kTiny16N (sm80_16bit for tiny n in batches that fill a wave).
+// 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
+// (kRingAnyN). sm80_16bit_small holds up to 512 k of a band at once: 1000 and up take it in turns;
+// 65-96 give odd numbers of 32-k tiles a turn.
 const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,   33,   64,   127,  128,
                                      129, 255, 256, 511, 512, 1000, 1024, 1025, 4097};
 

@@ -26,14 +26,19 @@
 namespace trimm::kernels {
 
 // 16-byte vectors need every row start 16-byte aligned: aligned bases, lds and batch strides.
+// One operand's rows:
+template <typename T>
+bool rows_16b_aligned(const T* base, int64_t ld, int64_t stride, int64_t batch) {
+  constexpr int64_t kPer = 16 / int64_t(sizeof(T));  // elements per 16 bytes
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld % kPer == 0 &&
+         (batch <= 1 || stride % kPer == 0);
+}
+// A's, B's and C's:
 template <typename T>
 bool rows_16b_aligned(const MatrixProblem<T>& p) {
-  constexpr int64_t kPer = 16 / int64_t(sizeof(T));  // elements per 16 bytes
-  auto aligned = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  return aligned(p.A) && aligned(p.B) && aligned(p.C) && p.lda % kPer == 0 &&
-         p.ldb % kPer == 0 && p.ldc % kPer == 0 &&
-         (p.batch <= 1 ||
-          (p.stride_a % kPer == 0 && p.stride_b % kPer == 0 && p.stride_c % kPer == 0));
+  return rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
+         rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch) &&
+         rows_16b_aligned<T>(p.C, p.ldc, p.stride_c, p.batch);
 }
 
 // Every triangle kernel has this signature: one block per work unit of `s` (block x takes unit

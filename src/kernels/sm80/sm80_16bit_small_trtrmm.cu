@@ -5,7 +5,8 @@
 // k slices (sm80_16bit shares a band over a cluster and then spends ~4 µs meeting the ranks'
 // sums in distributed shared memory: bench/NOTES.md, session 13). Here every 32×32 tile of C's
 // triangle is a block of its own (sched::small_tile_of: longest bands first) that loads its whole
-// band at once, up to Cfg.band k (one round trip to memory), multiplies it, and zeroes its mirror
+// band at once, up to Cfg.band k (one round trip to memory for 16-byte rows, two for others past
+// 256 k), multiplies it, and zeroes its mirror
 // tile in C's other triangle. Longer bands (n > Cfg.band) go in turns of Cfg.band k: correct at
 // every n, meant for small ones.
 //
@@ -42,18 +43,20 @@ constexpr int kT = Cfg.tile, kBand = Cfg.band, kThreads = Cfg.threads;
 constexpr int kQuarters = 4;  // 16×16 quarters of the tile, one m16 × two n8 mma tiles each
 static_assert(kT == 32 && kThreads == 32 * 2 * kQuarters,
               "8 warps: each quarter of the 32×32 tile summed by two warps over halves of k");
-static_assert(kBand % (2 * kT) == 0, "a turn's k splits into two halves of whole tiles");
+// Turns of whole 32-k tiles: a diagonal block never straddles two turns, and a turn's k16 steps
+// (an even number) split into two equal halves.
+static_assert(kBand % kT == 0 && kT % 32 == 0, "turns of whole tiles, an even number of k16 steps");
 constexpr int kBatch = 8;  // vectors a thread has in flight when loading element by element
 
-// Shared memory, in 16-bit elements: A's turn (m kT, k kBand) with rows kBand + 8 long, B's
-// (k kBand, n kT) with rows kT + 8 long. The 8-element pad puts the 8 rows an ldmatrix reads in
-// distinct groups of 4 banks (a row pitch of an odd multiple of 16 bytes). Before them, the
-// second half-band's fp32 sums on their way to the first: kQuarters × 32 lanes × 8.
-constexpr int kAPitch = kBand + 8, kBPitch = kT + 8;
-static_assert((kAPitch / 8) % 2 == 1 && (kBPitch / 8) % 2 == 1,
+// Shared memory, in 16-bit elements, for turns of `band` k (the launch's: a multiple of kT, at
+// most kBand): A's turn (m kT, k band) with rows band + 8 long, then B's (k band, n kT) with rows
+// kT + 8 long. The 8-element pad puts the 8 rows an ldmatrix reads in distinct groups of 4 banks
+// (a row pitch of an odd multiple of 16 bytes: band / 8 + 1 with band a multiple of 16). Before
+// them, the second half-band's fp32 sums on their way to the first: 8 a lane, lanes adjacent.
+constexpr int kBPitch = kT + 8;
+static_assert(kT % 16 == 0 && (kBPitch / 8) % 2 == 1,
               "row pitches of an odd number of 16-byte chunks");
-constexpr int kPartialBytes = kQuarters * 32 * 8 * int(sizeof(float));
-// For a turn of `band` k (a multiple of kT, at most kBand): B's rows follow A's at band's pitch.
+constexpr int kPartialBytes = kQuarters * 8 * 32 * int(sizeof(float));
 __host__ __device__ constexpr int a_pitch(int band) { return band + 8; }
 constexpr int smem_bytes(int band) {
   return kPartialBytes + 2 * (kT * a_pitch(band) + band * kBPitch);
@@ -134,7 +137,8 @@ template <bool kBf16>
 __device__ void multiply(const uint16_t* As, int ap, const uint16_t* Bs, int wm, int wn, int s0,
                          int s1, int lane, float (&acc)[2][4]) {
   const int mat = lane / 8, row = lane % 8;
-  const uint32_t a_addr = cp_async::shared_address(As + (wm + row + 8 * (mat % 2)) * ap + 8 * (mat / 2));
+  const uint32_t a_addr =
+      cp_async::shared_address(As + (wm + row + 8 * (mat % 2)) * ap + 8 * (mat / 2));
   const uint32_t b_addr =
       cp_async::shared_address(Bs + (row + 8 * (mat % 2)) * kBPitch + wn + 8 * (mat / 2));
   // Unrolled so that the next steps' ldmatrix are in flight while this step's mmas wait.
@@ -160,7 +164,7 @@ __global__ void __launch_bounds__(kThreads)
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   extern __shared__ __align__(16) unsigned char smem[];
-  float* partial = reinterpret_cast<float*>(smem);  // (quarter 4, lane 32, 8)
+  float* partial = reinterpret_cast<float*>(smem);  // (quarter 4, value 8, lane 32)
   uint16_t* As = reinterpret_cast<uint16_t*>(smem + kPartialBytes);  // (m kT, k band)
   const int ap = a_pitch(band);
   uint16_t* Bs = As + kT * ap;  // (k band, n kT)
@@ -200,14 +204,14 @@ __global__ void __launch_bounds__(kThreads)
   }
 
   // The second half's sums meet the first's, which stores the quarter.
-  float* mine = partial + (quarter * 32 + lane) * 8;
+  float* mine = partial + quarter * 8 * 32 + lane;  // (quarter 4, value 8, lane 32)
   if (half == 1)
 #pragma unroll
-    for (int e = 0; e < 8; ++e) mine[e] = acc[e / 4][e % 4];
+    for (int e = 0; e < 8; ++e) mine[32 * e] = acc[e / 4][e % 4];
   __syncthreads();
   if (half == 1) return;
 #pragma unroll
-  for (int e = 0; e < 8; ++e) acc[e / 4][e % 4] += mine[e];
+  for (int e = 0; e < 8; ++e) acc[e / 4][e % 4] += mine[32 * e];
 
   // Lane (g, t) holds rows g, g + 8 and columns 2t, 2t + 1 of each n8 tile. The diagonal tile's
   // other side is written as zero (its sum could be 0·Inf).
@@ -243,7 +247,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // Opted in once per device to the most a turn takes; each launch asks for what it needs.
   blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);
   const int64_t t = (p.n + kT - 1) / kT, tiles = sched::small_tiles(t);
-  if (tiles > INT32_MAX || p.n > INT32_MAX / 2)
+  if (tiles > INT32_MAX)  // (then n < 2^21: the kernel's int coordinates hold)
     throw InvalidArgument("kernel = 'sm80_16bit_small': n = " + std::to_string(p.n) +
                           " has more tiles than one grid holds");
   const int band = int(std::min<int64_t>(kBand, t * kT));
@@ -255,9 +259,13 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   }
 }
 
+// Vectors for A and B where their row starts are all 16-byte aligned (C is stored in pairs
+// whatever its alignment).
 template <typename S>
 void launch_any(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  rows_16b_aligned(p) ? launch<S, true>(p, dev, stream) : launch<S, false>(p, dev, stream);
+  const bool vec = rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
+                   rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch);
+  vec ? launch<S, true>(p, dev, stream) : launch<S, false>(p, dev, stream);
 }
 
 }  // namespace
