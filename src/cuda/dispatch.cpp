@@ -47,21 +47,24 @@ const KernelEntry kTable[] = {
 // CUDA-core kernel runs only when forced: the plain yardstick.
 constexpr int64_t kTiny16N = 32;
 
-// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) wherever the
-// 128-tile kernels' units do not fill one wave of SMs. H200, one problem, bf16 and fp16 (session
-// 14, three rounds): 1.00-2.01× GemmEx + triu at n = 2-511 and 0.96-1.04× at 512, where
-// sm80_16bit and sm90_16bit ran at 0.72-1.47×; on unaligned rows at 449-479 11.6-12.3 µs against
-// sm80_16bit's 14.1-14.7, but at 511, where sm80_16bit's split takes 8 ranks, 12.9-13.0 against
-// 11.9-12.5 (kept: one bound for both alignments). Past 512 it loses on aligned rows (513: 13.3
-// against 12.0 µs; 576 a tie; 640: 11.1 against 10.5). Measured on the H200 only, one problem;
-// other GPUs and batches follow the same rule unmeasured.
-constexpr int64_t kSmall16N = 512;
+// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) where its
+// blocks fit one wave (two a SM, at its 114-117 registers × 256 threads). H200, one problem,
+// bf16 and fp16 (session 14, three rounds): 1.00-2.01× GemmEx + triu at n = 2-511 and
+// 0.96-1.04× at 512, where sm80_16bit and sm90_16bit ran at 0.72-1.47×; on unaligned rows at
+// 449-479 11.6-12.3 µs against sm80_16bit's 14.1-14.7, but at 511, where sm80_16bit's split takes
+// 8 ranks, 12.9-13.0 against 11.9-12.5 (kept: one bound for both alignments). Past 512 it loses
+// on aligned rows (513: 13.3 against 12.0 µs; 576 a tie; 640: 11.1 against 10.5). Measured on the
+// H200 only, one problem; batches take it while its blocks fit the wave (unmeasured: past it, a
+// second wave of whole bands would cost more than the 128-tile kernels' one).
+constexpr int64_t kSmall16N = 512, kSmall16BlocksPerSm = 2;
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
-  constexpr int64_t kTile = config::kSm80_16bit.bm;
+  constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0 || n > kSmall16N) return false;
   const int64_t tiles = (n + kTile - 1) / kTile;
-  return sms <= 0 ? batch == 1 : batch <= sms && tiles * (tiles + 1) / 2 * batch <= sms;
+  const int64_t blocks = tiles * (tiles + 1) / 2;
+  const int64_t slots = kSmall16BlocksPerSm * sms;
+  return sms <= 0 ? batch == 1 : batch <= slots && blocks * batch <= slots;
 }
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at

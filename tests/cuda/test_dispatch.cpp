@@ -196,10 +196,12 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 512, "", false).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 513, "", false).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 513, "").name, "sm90_16bit");
-  // Batches (the rule; not measured): 512 is 10 units of 128, 13 problems 130 (one wave of 132),
-  // 14 do not fit.
-  EXPECT_STREQ(select16(90, 512, "", true, 132, 13).name, "sm80_16bit_small");
-  EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
+  // Batches (the rule; not measured): while the small kernel's blocks fit a wave of two a SM.
+  // 256 is 36 of them: 7 problems 252 (of 264), 8 do not fit; 512 is 136: 2 problems do not.
+  EXPECT_STREQ(select16(90, 256, "", true, 132, 7).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 256, "", true, 132, 8).name, "sm80_16bit");  // the cluster split
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 2).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 32, "", true, 132, 264).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 512, "", true).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 512, "", true, 0, 2).name, "sm90_16bit");  // SM count unknown
   EXPECT_STREQ(select16(90, 512, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
@@ -213,8 +215,8 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
     EXPECT_NE(std::string(e.what()).find("no trimm kernel"), std::string::npos) << e.what();
   }
   for (int64_t n : {1, 8, 16, 32})
-    EXPECT_STREQ(select16(90, n, "", true, 132, 200).name, "sm80_16bit") << n;
-  EXPECT_STREQ(select16(90, 33, "", true, 132, 200).name, "sm90_16bit");
+    EXPECT_STREQ(select16(90, n, "", true, 132, 300).name, "sm80_16bit") << n;
+  EXPECT_STREQ(select16(90, 33, "", true, 132, 300).name, "sm90_16bit");
   // Forced: the named kernel, at any n.
   EXPECT_STREQ(select16(90, 8, "sm90_16bit").name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
@@ -229,8 +231,9 @@ TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
   // 897: 36 units (2 ranks in one wave).
   for (int64_t n : {897, 1024, 4096})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
-  // Batches: 512 in 14 problems is 140 units (past one wave of 128-tile units; 2 ranks), 640 in 2
-  // is 30 units (120 blocks of 4 ranks), 768 in 2 is 42 (168).
+  // Batches: 512 in 2 problems is 20 units (past the small kernel's wave; 80 blocks of 4 ranks),
+  // in 14 140 (2 ranks), 640 in 2 is 30 units (120 blocks of 4 ranks), 768 in 2 is 42 (168).
+  EXPECT_STREQ(select16(90, 512, "", true, 132, 2).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 640, "", true, 132, 2).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 768, "", true, 132, 2).name, "sm90_16bit");
