@@ -95,7 +95,8 @@ const KernelEntry16 kTable16[] = {
      kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
      "ring for 16-byte rows and n <= 1024, register-staged otherwise"},
-    {"sm80_16bit_small", 80, kAnyCc, false, false, 0, kernels::launch_sm80_16bit_small,
+    // Chosen by the small-n rule (small16_wins) before the walk, which sm80_16bit ends first.
+    {"sm80_16bit_small", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit_small,
      kernels::launch_sm80_16bit_small,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: one block per 32x32 tile, "
      "its whole band (up to 512 k) loaded at once"},

@@ -66,7 +66,7 @@ using LaunchB16Fn = void (*)(const kernels::Problem16<bfloat16_t>&, const kernel
 struct KernelEntry16 {
   const char* name;
   int min_cc, max_cc;  // compute capabilities it runs on, inclusive
-  bool automatic;      // false: select16's walk of the table skips it (forced, or a size rule)
+  bool automatic;      // false: runs only when forced by name
   bool needs_tma;      // only for operands kernels::tma_compatible_16bit accepts
   int64_t min_n;       // smallest n it is chosen for automatically
   Launch16Fn launch_f16;
