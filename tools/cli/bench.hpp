@@ -25,6 +25,9 @@ struct BenchConfig {
   // GPU: the data type of A, B and C: fp32, or bf16 / fp16 (inputs rounded to the type, fp32
   // accumulation; anchored on cuBLAS's GemmEx in that type + triu).
   std::string dtype = "fp32";
+  // GPU, 16-bit data: problems per call, copies of the same inputs in one strided batch (trimm's
+  // trtrmm_strided_batched against cuBLAS's GemmStridedBatchedEx + triu).
+  int64_t batch = 1;
 };
 
 struct Row {

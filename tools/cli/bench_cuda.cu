@@ -14,10 +14,12 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench.hpp"
 #include "common/tolerance.hpp"
+#include "cuda/dispatch.hpp"
 #include "kernels/launch.hpp"
 #include "trimm/cuda.hpp"
 
@@ -115,6 +117,7 @@ struct Harness {
   Buf<char> flush;
   static constexpr int kCompareBlocks = 1024;
   Buf<double> partial{3 * kCompareBlocks};
+  int cc = 0, sms = 0;  // the device's compute capability (10·major + minor) and SM count
 
   static size_t l2_flush_bytes() {
     int dev = 0, l2 = 0;
@@ -125,6 +128,12 @@ struct Harness {
 
   Harness(int64_t n_, const BenchConfig& c)
       : n(n_), cfg(c), flush_bytes(l2_flush_bytes()), flush(flush_bytes) {
+    int dev = 0, major = 0, minor = 0;
+    BENCH_CUDA(cudaGetDevice(&dev));
+    BENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    BENCH_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    cc = 10 * major + minor;
     BENCH_CUBLAS(cublasCreate(&handle));
     // PyTorch's default: fp32 GEMMs stay fp32 (no TF32).
     BENCH_CUBLAS(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
@@ -201,28 +210,36 @@ __global__ void from_16bit(const uint16_t* y, float* x, int64_t count, bool bf16
   if (e >= count) return;
   x[e] = bf16 ? __bfloat162float(__ushort_as_bfloat16(y[e])) : __half2float(__ushort_as_half(y[e]));
 }
-__global__ void triu_copy16(const uint16_t* src, uint16_t* dst, int64_t n) {
+// Upper triangles of `count` / n² contiguous n×n matrices (zeros below their diagonals).
+__global__ void triu_copy16(const uint16_t* src, uint16_t* dst, int64_t n, int64_t count) {
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx >= n * n) return;
-  dst[idx] = idx % n >= idx / n ? src[idx] : uint16_t(0);
+  if (idx >= count) return;
+  dst[idx] = idx % n >= idx / n % n ? src[idx] : uint16_t(0);
 }
 
 // Rows for --dtype bf16|fp16: torch.triu(torch.matmul(A, B)) in that type (cuBLAS GemmEx, fp32
 // compute, + triu) against trimm, both judged against the fp64 product of the same 16-bit inputs
 // (A, B: the float inputs, overwritten here with their 16-bit values) and against each other
-// with torch.testing's default tolerances for the type.
+// with torch.testing's default tolerances for the type. cfg.batch > 1: that many copies of the
+// inputs in one strided batch (GemmStridedBatchedEx + triu against trtrmm_strided_batched);
+// entry 0 is checked, the rows' time and TFLOP/s are the whole batch's.
 void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float* B,
                  std::vector<Row>& rows) {
   const bool bf16 = cfg.dtype == "bf16";
   const cudaDataType_t type = bf16 ? CUDA_R_16BF : CUDA_R_16F;
   const double atol = 1e-5, rtol = bf16 ? 1.6e-2 : 1e-3;
-  const size_t nn = size_t(n) * size_t(n);
-  const unsigned blocks = blocks_for(n * n, 256);
-  Buf<uint16_t> A16(nn), B16(nn), tmp16(nn), ref16(nn), C16(nn);
+  const int64_t batch = cfg.batch;
+  const size_t nn = size_t(n) * size_t(n), all = nn * size_t(batch);
+  const unsigned blocks = blocks_for(n * n, 256), all_blocks = blocks_for(int64_t(all), 256);
+  Buf<uint16_t> A16(all), B16(all), tmp16(all), ref16(all), C16(all);
   Buf<float> ref32(nn), C(nn);
   Buf<double> ref64(nn);
   to_16bit<<<blocks, 256>>>(A, A16.p, n * n, bf16);
   to_16bit<<<blocks, 256>>>(B, B16.p, n * n, bf16);
+  for (int64_t e = 1; e < batch; ++e) {  // the same problem in every entry
+    BENCH_CUDA(cudaMemcpy(A16.p + e * nn, A16.p, nn * sizeof(uint16_t), cudaMemcpyDeviceToDevice));
+    BENCH_CUDA(cudaMemcpy(B16.p + e * nn, B16.p, nn * sizeof(uint16_t), cudaMemcpyDeviceToDevice));
+  }
   from_16bit<<<blocks, 256>>>(A16.p, A, n * n, bf16);
   from_16bit<<<blocks, 256>>>(B16.p, B, n * n, bf16);
   BENCH_CUDA(cudaGetLastError());
@@ -231,21 +248,30 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
 
   const float one = 1.f, zero = 0.f;
   const int in = int(n);
-  Row ref_row{"cuda", std::string("reference-equivalent (cuBLAS GemmEx ") + cfg.dtype + " + triu)",
+  const std::string of_batch = batch > 1 ? " ×" + std::to_string(batch) : "";
+  Row ref_row{"cuda",
+              std::string("reference-equivalent (cuBLAS GemmEx ") + cfg.dtype + " + triu)" + of_batch,
               "fp32", n};
   ref_row.dtype = cfg.dtype;
   ref_row.ms = H.time([&] {
-    BENCH_CUBLAS(cublasGemmEx(H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B16.p, type,
-                              in, A16.p, type, in, &zero, tmp16.p, type, in, CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT));
-    triu_copy16<<<blocks, 256>>>(tmp16.p, ref16.p, n);
+    if (batch == 1)
+      BENCH_CUBLAS(cublasGemmEx(H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B16.p, type,
+                                in, A16.p, type, in, &zero, tmp16.p, type, in, CUBLAS_COMPUTE_32F,
+                                CUBLAS_GEMM_DEFAULT));
+    else
+      BENCH_CUBLAS(cublasGemmStridedBatchedEx(
+          H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B16.p, type, in,
+          static_cast<long long>(nn), A16.p, type, in, static_cast<long long>(nn), &zero,
+          tmp16.p, type, in, static_cast<long long>(nn), int(batch), CUBLAS_COMPUTE_32F,
+          CUBLAS_GEMM_DEFAULT));
+    triu_copy16<<<all_blocks, 256>>>(tmp16.p, ref16.p, n, int64_t(all));
   });
   from_16bit<<<blocks, 256>>>(ref16.p, ref32.p, n * n, bf16);
   BENCH_CUDA(cudaGetLastError());
   const double ref_ms = ref_row.ms;
   auto finish = [&](Row row, const float* out) {
     H.check(out, ref32.p, ref64.p, row, atol, rtol);
-    row.tflops = useful_flops(n) / (row.ms * 1e-3) / 1e12;
+    row.tflops = useful_flops(n) * double(batch) / (row.ms * 1e-3) / 1e12;
     row.speedup = ref_ms / row.ms;
     rows.push_back(row);
   };
@@ -257,20 +283,32 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
     o.kernel = cfg.kernel;
     Row row{"cuda", "", to_string(p), n};
     row.dtype = cfg.dtype;
-    BENCH_CUDA(cudaMemset(C16.p, 0xff, nn * sizeof(uint16_t)));  // poison: NaN everywhere
-    if (bf16) {
-      auto* a = reinterpret_cast<const bfloat16_t*>(A16.p);
-      auto* b = reinterpret_cast<const bfloat16_t*>(B16.p);
-      auto* c = reinterpret_cast<bfloat16_t*>(C16.p);
-      row.method = std::string("trimm ") + selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o);
-      row.ms = H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); });
-    } else {
-      auto* a = reinterpret_cast<const half_t*>(A16.p);
-      auto* b = reinterpret_cast<const half_t*>(B16.p);
-      auto* c = reinterpret_cast<half_t*>(C16.p);
-      row.method = std::string("trimm ") + selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o);
-      row.ms = H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); });
-    }
+    BENCH_CUDA(cudaMemset(C16.p, 0xff, all * sizeof(uint16_t)));  // poison: NaN everywhere
+    auto run = [&](auto* a, auto* b, auto* c) {
+      // The batch's kernel, as the host API picks it for these operands (dispatch's rule depends
+      // on the batch); one problem: the API's own answer.
+      const kernels::Problem16<std::remove_const_t<std::remove_pointer_t<decltype(a)>>> p{
+          Fill::Upper, n, a, n, int64_t(nn), b, n, int64_t(nn), c, n, int64_t(nn), batch};
+      row.method = std::string("trimm ") +
+                   (batch == 1 ? selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o)
+                               : dispatch::select16(H.cc, n, o.kernel,
+                                                    kernels::tma_compatible_16bit(p), H.sms,
+                                                    batch)
+                                     .name) +
+                   of_batch;
+      row.ms = batch == 1 ? H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); })
+                          : H.time([&] {
+                              trtrmm_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
+                                                     int64_t(nn), c, n, int64_t(nn), batch,
+                                                     nullptr, o);
+                            });
+    };
+    if (bf16)
+      run(reinterpret_cast<const bfloat16_t*>(A16.p), reinterpret_cast<const bfloat16_t*>(B16.p),
+          reinterpret_cast<bfloat16_t*>(C16.p));
+    else
+      run(reinterpret_cast<const half_t*>(A16.p), reinterpret_cast<const half_t*>(B16.p),
+          reinterpret_cast<half_t*>(C16.p));
     from_16bit<<<blocks, 256>>>(C16.p, C.p, n * n, bf16);
     BENCH_CUDA(cudaGetLastError());
     finish(row, C.p);

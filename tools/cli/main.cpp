@@ -46,6 +46,8 @@ bench options:
                      (fp32 compute) + triu, both against the fp64 product of the 16-bit inputs;
                      max_viol uses torch.testing's tolerances for the type; the bench fails
                      when trimm's rel_err exceeds twice cuBLAS's (GPU)
+  --batch B          with --dtype bf16|fp16: B copies of each problem in one strided-batched call
+                     (trimm and GemmStridedBatchedEx + triu; entry 0 is checked) (GPU)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
@@ -121,7 +123,7 @@ int bench(int argc, char** argv) {
   BenchConfig cfg;
   bool json = false, force_cpu = false;
   int runs = -1, warmup = -1;
-  std::string sizes, precision = "all", structure = "triangular";
+  std::string sizes, precision = "all", structure = "triangular", batch;
   bool seeded = false;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
@@ -140,6 +142,7 @@ int bench(int argc, char** argv) {
     else if (a == "--noisy") cfg.noisy = true;
     else if (a == "--normal") cfg.normal = true;
     else if (a == "--dtype") cfg.dtype = value();
+    else if (a == "--batch") batch = value();
     else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
     else if (a == "--json") json = true;
     else if (a == "--help" || a == "-h") {
@@ -158,6 +161,14 @@ int bench(int argc, char** argv) {
   const bool b16 = cfg.dtype == "bf16" || cfg.dtype == "fp16";
   if (!b16 && cfg.dtype != "fp32")
     usage_error("--dtype: expected fp32, bf16 or fp16, got '" + cfg.dtype + "'");
+  if (!batch.empty()) {
+    char* end = nullptr;
+    const long long v = std::strtoll(batch.c_str(), &end, 10);
+    if (end == batch.c_str() || *end != '\0' || v < 1)
+      usage_error("--batch: expected a positive integer, got '" + batch + "'");
+    if (!b16) usage_error("--batch: with --dtype bf16 or fp16 only");
+    cfg.batch = v;
+  }
   if (b16 && !gpu) usage_error("--dtype " + cfg.dtype + ": GPU bench only");
   if (b16 && (cfg.noisy || structure != "triangular"))
     usage_error("--dtype " + cfg.dtype + ": triangular inputs only (no --noisy, --structure)");
