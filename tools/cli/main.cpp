@@ -1,4 +1,6 @@
 // trimm: the command-line tool. `trimm bench` is the project's main job.
+#include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cmath>
@@ -163,9 +165,11 @@ int bench(int argc, char** argv) {
     usage_error("--dtype: expected fp32, bf16 or fp16, got '" + cfg.dtype + "'");
   if (!batch.empty()) {
     char* end = nullptr;
+    errno = 0;
     const long long v = std::strtoll(batch.c_str(), &end, 10);
-    if (end == batch.c_str() || *end != '\0' || v < 1)
-      usage_error("--batch: expected a positive integer, got '" + batch + "'");
+    if (end == batch.c_str() || *end != '\0' || errno == ERANGE || v < 1 || v > INT_MAX)
+      usage_error("--batch: expected a positive integer up to " + std::to_string(INT_MAX) +
+                  ", got '" + batch + "'");
     if (!b16) usage_error("--batch: with --dtype bf16 or fp16 only");
     cfg.batch = v;
   }
