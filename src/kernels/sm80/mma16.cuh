@@ -1,6 +1,6 @@
-// The 16-bit mma.sync pieces the sm80 16-bit kernels share: m16n8k16 with fp32 sums, and
-// ldmatrix of four 8×8 matrices of 16-bit elements (plain, or .trans for operands stored along
-// the other index).
+// The 16-bit mma.sync pieces the sm80 16-bit kernels share: m16n8k16 with fp32 sums, ldmatrix
+// of four 8×8 matrices of 16-bit elements (plain, or .trans for operands stored along the other
+// index), and the element-by-element load of an 8-element vector for rows of any alignment.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,18 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t shared_ad
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(shared_address)
                  : "memory");
+}
+
+// The 8-element vector at src, whose first element has contiguous index c in row o, element by
+// element: the elements past n (all of them where o >= n) as 0, never read, packed two to a word.
+__device__ __forceinline__ void load_vector_by_elements(uint32_t (&w)[4], const uint16_t* src,
+                                                        int c, int o, int n) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src + 2 * i) : 0u;
+    const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src + 2 * i + 1) : 0u;
+    w[i] = lo | hi << 16;
+  }
 }
 
 }  // namespace trimm::kernels::mma

@@ -102,12 +102,7 @@ __device__ void load_turn(const Block& a, const Block& b, int n, int tid) {
         cp_async::copy16(d, s, 16);
         continue;
       }
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const uint32_t lo = gr < n && gc + 2 * i < n ? __ldg(s + 2 * i) : 0u;
-        const uint32_t hi = gr < n && gc + 2 * i + 1 < n ? __ldg(s + 2 * i + 1) : 0u;
-        w[u][i] = lo | hi << 16;
-      }
+      mma::load_vector_by_elements(w[u], s, gc, gr, n);
       at[u] = d;
     }
 #pragma unroll

@@ -133,18 +133,6 @@ __device__ __forceinline__ void mask_vector(uint32_t (&v)[4], int x, int k) {
   }
 }
 
-// The 8-element vector at src, whose first element has contiguous index c in row o, element by
-// element: the elements past n (all of them where o >= n) as 0, packed two to a word.
-__device__ __forceinline__ void load_vector_by_elements(uint32_t (&w)[4], const uint16_t* src,
-                                                        int c, int o, int n) {
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const uint32_t lo = o < n && c + 2 * i < n ? __ldg(src + 2 * i) : 0u;
-    const uint32_t hi = o < n && c + 2 * i + 1 < n ? __ldg(src + 2 * i + 1) : 0u;
-    w[i] = lo | hi << 16;
-  }
-}
-
 // kAligned (every row start 16-byte aligned): one 16-byte cp.async a vector, the mask applied in
 // place once the slice has landed. Vectors that reach past n come in element by element (a
 // copy's size, not its source size, is what may be read: no copy reaches past the operand), and
@@ -165,7 +153,7 @@ struct RingLoader : SliceVectors<kContigX> {
         cp_async::copy16(dst, src[q], 16);
       } else {
         uint32_t w[4];
-        load_vector_by_elements(w, src[q], c, o, n);
+        mma::load_vector_by_elements(w, src[q], c, o, n);
         *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
       }
       this->next(q);
@@ -225,7 +213,7 @@ struct StagedLoader : SliceVectors<kContigX> {
         // for their loads (deferring them too, with 8 registers a vector, measured +18 % at
         // n = 4097, session 10).
         uint32_t e[4];
-        load_vector_by_elements(e, src[q], c, o, n);
+        mma::load_vector_by_elements(e, src[q], c, o, n);
 #pragma unroll
         for (int i = 0; i < 4; ++i) w[q][i] = e[i];
       }
