@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config/tile_config.hpp"
+#include "sched/small_tiles.hpp"
 
 namespace trimm::dispatch {
 namespace {
@@ -61,8 +62,7 @@ constexpr int64_t kSmall16N = 512, kSmall16BlocksPerSm = 2;
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0 || n > kSmall16N) return false;
-  const int64_t tiles = (n + kTile - 1) / kTile;
-  const int64_t blocks = tiles * (tiles + 1) / 2;
+  const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
   const int64_t slots = kSmall16BlocksPerSm * sms;
   return sms <= 0 ? batch == 1 : batch <= slots && blocks * batch <= slots;
 }
