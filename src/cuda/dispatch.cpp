@@ -49,15 +49,16 @@ const KernelEntry kTable[] = {
 constexpr int64_t kTiny16N = 32;
 
 // Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) where its
-// blocks fit one wave (two a SM, at its 114-117 registers × 256 threads). H200, one problem,
-// bf16 and fp16 (session 14, three rounds): 1.00-2.01× GemmEx + triu at n = 2-511 and
-// 0.96-1.04× at 512, where sm80_16bit and sm90_16bit ran at 0.72-1.47×; on unaligned rows at
-// 449-479 11.6-12.3 µs against sm80_16bit's 14.1-14.7, but at 511, where sm80_16bit's split takes
-// 8 ranks, 12.9-13.0 against 11.9-12.5 (kept: one bound for both alignments). Past 512 it loses
-// on aligned rows (513: 13.3 against 12.0 µs; 576 a tie; 640: 11.1 against 10.5). Measured on the
-// H200 only, one problem; batches take it while its blocks fit the wave (unmeasured: past it, a
-// second wave of whole bands would cost more than the 128-tile kernels' one).
-constexpr int64_t kSmall16N = 512, kSmall16BlocksPerSm = 2;
+// blocks fit one wave (two a SM: shared memory past n = 512, registers on unaligned rows). H200,
+// one problem, bf16 and fp16: 1.00-2.01× GemmEx + triu at n = 2-511 and 0.96-1.04× at 512
+// (session 14, three rounds), where sm80_16bit and sm90_16bit ran at 0.72-1.47×; with turns of
+// 640 k and the aligned rows' own load loop (session 15, two rounds each), 512 8.7-8.9 µs against
+// 9.2-9.4, 576 9.4-9.6 against GemmEx + triu's 9.9-10.3, 640 9.8-10.0 against 10.5. Past 640
+// sm80_16bit's cluster split or sm90_16bit: 704 ties (11.0-11.3 against 11.0-11.2 µs), 768-1024
+// lose to sm80_16bit / sm90_16bit (768 11.8-12.0 against 12.3-12.5). Batches take it while its
+// blocks fit the wave (n = 64-256 in 4 or 16 problems: 1.19-1.34× GemmStridedBatchedEx + triu
+// where taken, and the 128-tile kernels were faster where it was not: session 15).
+constexpr int64_t kSmall16N = 640, kSmall16BlocksPerSm = 2;
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
@@ -72,7 +73,8 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
 // 225-896 on 132 SMs. At 256-896 it beats or ties sm90_16bit, 704 aside (13.0 against
 // 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it loses
 // (session 13, both forced in one call). The slots are taken as one block per SM, as the
-// launcher finds them at sm80_16bit's registers.
+// launcher finds them at sm80_16bit's registers. Checked after small16_wins: one problem reaches
+// it past n = 640 (641-896 on 132 SMs), batches from smaller n.
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;

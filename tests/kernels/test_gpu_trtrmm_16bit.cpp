@@ -405,10 +405,10 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
 // 31 / 33: either side of dispatch's kTiny16N (sm80_16bit for tiny n in batches that fill a wave).
 // 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
-// (kRingAnyN). sm80_16bit_small holds up to 512 k of a band at once: 1000 and up take it in turns;
-// 65-96 give odd numbers of 32-k tiles a turn.
-const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,   33,   64,   127,  128,
-                                     129, 255, 256, 511, 512, 1000, 1024, 1025, 4097};
+// (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up
+// in turns; 65-96 give odd numbers of 32-k tiles a turn.
+const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,  33,   64,   127,  128,  129,
+                                     255, 256, 511, 512, 640, 1000, 1024, 1025, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};
