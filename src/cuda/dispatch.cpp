@@ -48,24 +48,26 @@ const KernelEntry kTable[] = {
 // CUDA-core kernel runs only when forced: the plain yardstick.
 constexpr int64_t kTiny16N = 32;
 
-// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once) where its
-// blocks fit one wave (two a SM: shared memory past n = 512, registers on unaligned rows). H200,
-// one problem, bf16 and fp16: 1.00-2.01× GemmEx + triu at n = 2-511 and 0.96-1.04× at 512
-// (session 14, three rounds), where sm80_16bit and sm90_16bit ran at 0.72-1.47×; with turns of
-// 640 k and the aligned rows' own load loop (session 15, two rounds each), 512 8.7-8.9 µs against
-// 9.2-9.4, 576 9.4-9.6 against GemmEx + triu's 9.9-10.3, 640 9.8-10.0 against 10.5. Past 640
-// sm80_16bit's cluster split or sm90_16bit: 704 ties (11.0-11.3 against 11.0-11.2 µs), 768-1024
-// lose to sm80_16bit / sm90_16bit (768 11.8-12.0 against 12.3-12.5). Batches take it while its
-// blocks fit the wave (n = 64-256 in 4 or 16 problems: 1.19-1.34× GemmStridedBatchedEx + triu
-// where taken, and the 128-tile kernels were faster where it was not: session 15).
-constexpr int64_t kSmall16N = 640, kSmall16BlocksPerSm = 2;
+// Small n: sm80_16bit_small (a block per 32×32 tile, its whole band loaded at once). H200, one
+// problem, bf16 and fp16: 1.00-2.01× GemmEx + triu at n = 2-511 and 0.96-1.04× at 512 (session
+// 14, three rounds), where sm80_16bit and sm90_16bit ran at 0.72-1.47×; with turns of 640 k and
+// the aligned rows' own load loop (session 15, two rounds each), 512 8.7-8.9 µs against 9.2-9.4,
+// 576 9.4-9.6 against GemmEx + triu's 9.6-10.3, 640 9.7-10.0 against 10.4-10.5. Past 640, forced
+// against dispatch's choice then: 704 11.0-11.3 against sm80_16bit's 13.0-13.2, 768 11.8-12.0
+// against 12.3-12.5, 832 13.5-13.7 against 13.9-14.3 (its blocks in two waves of two a SM from
+// 768), but 896 14.6-14.7 against 13.1-13.2 and 960-1024 15.7-17.6 against sm90_16bit's 15.1-15.6:
+// one problem takes it up to 832. Batches take it while its blocks fit one wave of two a SM
+// (shared memory past n = 512, registers on unaligned rows): n = 64-256 in 4 or 16 problems
+// 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels faster where not.
+constexpr int64_t kSmall16N = 832, kSmall16BlocksPerSm = 2;
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0 || n > kSmall16N) return false;
+  if (batch == 1) return true;
   const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
   const int64_t slots = kSmall16BlocksPerSm * sms;
-  return sms <= 0 ? batch == 1 : batch <= slots && blocks * batch <= slots;
+  return sms > 0 && batch <= slots && blocks * batch <= slots;
 }
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
@@ -74,7 +76,7 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
 // 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it loses
 // (session 13, both forced in one call). The slots are taken as one block per SM, as the
 // launcher finds them at sm80_16bit's registers. Checked after small16_wins: one problem reaches
-// it past n = 640 (641-896 on 132 SMs), batches from smaller n.
+// it past n = 832 (833-896 on 132 SMs), batches from smaller n.
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;

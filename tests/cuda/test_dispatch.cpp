@@ -185,17 +185,17 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
 }
 
 // Small n: sm80_16bit_small wherever the 128-tile kernels' units do not fill a wave (one
-// problem with the SM count unknown), up to n = 640 (sessions 14-15).
+// problem whatever its waves), up to n = 832 (sessions 14-15).
 TEST(Dispatch16, SmallNTakesTheSmallKernel) {
-  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640}) {
+  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 704, 768, 832}) {
     EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit_small") << n;
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit_small") << n;
     for (int cc : {80, 86, 89, 100})
       EXPECT_STREQ(select16(cc, n, "").name, "sm80_16bit_small") << n << ", sm_" << cc;
   }
-  EXPECT_STREQ(select16(90, 640, "", false).name, "sm80_16bit_small");
-  EXPECT_STREQ(select16(90, 641, "", false).name, "sm80_16bit");
-  EXPECT_STREQ(select16(90, 641, "").name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 832, "", false).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 833, "", false).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 833, "").name, "sm90_16bit");
   // Batches (the rule; not measured): while the small kernel's blocks fit a wave of two a SM.
   // 256 is 36 of them: 7 problems 252 (of 264), 8 do not fit; 512 is 136: 2 problems do not.
   EXPECT_STREQ(select16(90, 256, "", true, 132, 7).name, "sm80_16bit_small");
@@ -223,10 +223,10 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
 }
 
 // Aligned data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks
-// (n = 225…896 on 132 SMs, one problem) and the small kernel does not (641…896): sm80_16bit;
+// (n = 225…896 on 132 SMs, one problem) and the small kernel does not (833…896): sm80_16bit;
 // elsewhere sm90_16bit (session 13).
 TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
-  for (int64_t n : {641, 704, 768, 896})
+  for (int64_t n : {833, 864, 896})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit") << n;
   // 897: 36 units (2 ranks in one wave).
   for (int64_t n : {897, 1024, 4096})
@@ -240,7 +240,7 @@ TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
   EXPECT_STREQ(select16(90, 896, "", true, 114, 1).name, "sm80_16bit");  // 112 blocks
   EXPECT_STREQ(select16(90, 896, "", true, 100, 1).name, "sm90_16bit");
   // Unknown SM count: no rule. Forced: the named kernel. A huge batch: no overflow.
-  EXPECT_STREQ(select16(90, 768, "", true).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 896, "", true).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 768, "sm90_16bit", true, 132, 1).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 640, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, int64_t(1) << 30, "", true, 132, 1).name, "sm90_16bit");
