@@ -151,13 +151,14 @@ if has sass; then
     > "$out/sass.txt" 2>&1
   tail -12 "$out/sass.txt" | log
 fi
-# Nsight Compute on the third trimm launch of one bench run at n = 4096: ncu_bench "BENCH ARGS"
-# NCU OPTIONS...
+# Nsight Compute on the third trimm launch of one bench run at n = 4096 (a later --sizes in the
+# arguments wins): ncu_bench "BENCH ARGS" NCU OPTIONS...
 ncu_bench() {
   local bench_args=$1
   shift
   # shellcheck disable=SC2086
-  ncu --clock-control none --kernel-name regex:trtrmm_kernel --launch-skip 2 --launch-count 1 "$@" \
+  ncu --clock-control none --kernel-name "regex:trtrmm_kernel|_small_kernel|small_fp32_kernel" \
+    --launch-skip 2 --launch-count 1 "$@" \
     "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $bench_args
 }
 if has ncu; then

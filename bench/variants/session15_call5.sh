@@ -8,6 +8,6 @@ VARIANTS=bench/variants/session15_call5.txt VAR_SIZES=$sizes \
   VAR_RUNS="--dtype bf16 --kernel sm80_16bit_small; --dtype fp16 --kernel sm80_16bit_small" \
   "$root/scripts/device-variants.sh"
 export LD_LIBRARY_PATH="$root/.deps/openblas/lib:${LD_LIBRARY_PATH:-}"
-for r in 1 2; do
+for _ in 1 2; do
   /tmp/trimm-variants/build-base/tools/cli/trimm bench --dtype bf16 --sizes $sizes
 done 2>&1 | tee "$OUT/anchors.txt"
