@@ -63,7 +63,7 @@ inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAlig
 // C's triangle, which loads up to `band` k of its band at once (A's rows and B's columns of the
 // tile and the k halves' sums: 94.5 KB of shared memory at 640, within sm_86/89's 99 KB opt-in
 // and two blocks a SM on sm_90's 228 KB) and longer bands in turns. 640 rather than 512: n =
-// 513-640 in one turn, 576 10.3 -> 9.4 µs and 640 10.6 -> 9.8 (H200, session 15); turns the
+// 513-640 in one turn, 576 10.3 → 9.4 µs and 640 10.6 → 9.8 (H200, session 15); turns the
 // launcher shortened to keep every block resident gained nothing at 704-1024.
 struct SmallMmaTile {
   int tile;     // square output tile

@@ -5,10 +5,9 @@
 // k slices (sm80_16bit shares a band over a cluster and then spends ~4 µs meeting the ranks'
 // sums in distributed shared memory: bench/NOTES.md, session 13). Here every 32×32 tile of C's
 // triangle is a block of its own (sched::small_tile_of: longest bands first) that loads its whole
-// band at once, up to Cfg.band k (one round trip to memory for 16-byte rows, two for others past
-// 256 k), multiplies it, and zeroes its mirror
-// tile in C's other triangle. Longer bands (n > Cfg.band) go in turns of Cfg.band k: correct at
-// every n, meant for small ones.
+// band at once, up to Cfg.band k (one round trip to memory for 16-byte rows, one per 256 k for
+// others), multiplies it, and zeroes its mirror tile in C's other triangle. Longer bands (n >
+// Cfg.band) go in turns of Cfg.band k: correct at every n, meant for small ones.
 //
 // Loads: rows whose starts are all 16-byte aligned by cp.async, 8 elements a copy; rows of any
 // alignment element by element through registers, a batch of vectors in flight per thread.
