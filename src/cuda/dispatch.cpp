@@ -56,18 +56,21 @@ constexpr int64_t kTiny16N = 32;
 // against dispatch's choice then: 704 11.0-11.3 against sm80_16bit's 13.0-13.2, 768 11.8-12.0
 // against 12.3-12.5, 832 13.5-13.7 against 13.9-14.3 (its blocks in two waves of two a SM from
 // 768), but 896 14.6-14.7 against 13.1-13.2 and 960-1024 15.7-17.6 against sm90_16bit's 15.1-15.6:
-// one problem takes it up to 832. Batches take it while its blocks fit one wave of two a SM
-// (shared memory past n = 512, registers on unaligned rows): n = 64-256 in 4 or 16 problems
-// 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels faster where not.
-constexpr int64_t kSmall16N = 832, kSmall16BlocksPerSm = 2;
+// one problem on sm_90 takes it up to 832. Batches, and other GPUs (not measured; their shared
+// memory holds fewer turns of 640 k a SM) up to 512 only, take it while its blocks fit one wave
+// of two a SM (shared memory past n = 512 on sm_90, registers on unaligned rows): n = 64-256 in
+// 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels
+// faster where not.
+constexpr int64_t kSmall16N = 832, kSmall16WaveN = 512, kSmall16BlocksPerSm = 2;
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
-  if (cc < 80 || batch <= 0 || n > kSmall16N) return false;
-  if (batch == 1) return true;
+  if (cc < 80 || batch <= 0) return false;
+  if (cc == 90 && batch == 1 && n <= kSmall16N) return true;
+  if (n > kSmall16WaveN) return false;
   const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
   const int64_t slots = kSmall16BlocksPerSm * sms;
-  return sms > 0 && batch <= slots && blocks * batch <= slots;
+  return sms <= 0 ? batch == 1 : batch <= slots && blocks * batch <= slots;
 }
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at

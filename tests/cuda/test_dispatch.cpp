@@ -185,14 +185,18 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
 }
 
 // Small n: sm80_16bit_small wherever the 128-tile kernels' units do not fill a wave (one
-// problem whatever its waves), up to n = 832 (sessions 14-15).
+// problem on sm_90 whatever its waves), up to n = 832 on sm_90 and 512 elsewhere (sessions 14-15).
 TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 704, 768, 832}) {
     EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit_small") << n;
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit_small") << n;
     for (int cc : {80, 86, 89, 100})
-      EXPECT_STREQ(select16(cc, n, "").name, "sm80_16bit_small") << n << ", sm_" << cc;
+      EXPECT_STREQ(select16(cc, n, "").name, n <= 512 ? "sm80_16bit_small" : "sm80_16bit")
+          << n << ", sm_" << cc;
   }
+  // Elsewhere one problem also needs its blocks in one wave of two a SM: 512 is 136 blocks.
+  EXPECT_STREQ(select16(80, 512, "", true, 108, 1).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(86, 512, "", true, 46, 1).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 832, "", false).name, "sm80_16bit_small");
   EXPECT_STREQ(select16(90, 833, "", false).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 833, "").name, "sm90_16bit");
