@@ -58,9 +58,9 @@ constexpr int64_t kTiny16N = 32;
 // 768), but 896 14.6-14.7 against 13.1-13.2 and 960-1024 15.7-17.6 against sm90_16bit's 15.1-15.6:
 // one problem on sm_90 takes it up to 832. Batches, and other GPUs (not measured; their shared
 // memory holds fewer turns of 640 k a SM) up to 512 only, take it while its blocks fit one wave
-// of two a SM (shared memory past n = 512 on sm_90, registers on unaligned rows): n = 64-256 in
-// 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels
-// faster where not.
+// of two a SM (what unaligned rows' registers allow; aligned ones fit three up to n = 480 on
+// sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx + triu where taken,
+// and the 128-tile kernels faster where not.
 constexpr int64_t kSmall16N = 832, kSmall16WaveN = 512, kSmall16BlocksPerSm = 2;
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
