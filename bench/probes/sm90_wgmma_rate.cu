@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char raw[];
-  unsigned char* base = raw + ((1024u - (ptx::smem_addr(raw) & 1023u)) & 1023u);
+  unsigned char* base = raw + ((1024u - (trimm::kernels::shared_address(raw) & 1023u)) & 1023u);
   float* b_tile = reinterpret_cast<float*>(base);
   float* a_tiles = reinterpret_cast<float*>(base + kBTileBytes);
   float4* traffic = reinterpret_cast<float4*>(base + kBTileBytes + 2 * kATileBytes);

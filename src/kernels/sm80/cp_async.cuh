@@ -5,11 +5,9 @@
 
 #include <cstdint>
 
-namespace trimm::kernels::cp_async {
+#include "kernels/common/shared_address.cuh"
 
-__device__ __forceinline__ uint32_t shared_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+namespace trimm::kernels::cp_async {
 
 // 16 bytes (both addresses 16-byte aligned), bypassing L1; bytes past src_bytes become zero
 // (compute-sanitizer counts all 16 as read: a copy must not reach past the allocation even

@@ -27,16 +27,16 @@ __device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4],
 // matrix l / 8; thread (g, t) receives elements (g, 2t) and (g, 2t + 1) of matrix i in r[i]
 // (kTrans: of the matrix transposed, so rows stored along the fragment's columns).
 template <bool kTrans>
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t shared_address) {
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t address) {
   if constexpr (kTrans)
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_address)
+                 : "r"(address)
                  : "memory");
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_address)
+                 : "r"(address)
                  : "memory");
 }
 

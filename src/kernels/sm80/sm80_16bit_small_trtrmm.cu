@@ -154,9 +154,9 @@ __device__ void multiply(const uint16_t* As, int ap, const uint16_t* Bs, int wm,
                          int s1, int lane, float (&acc)[2][4]) {
   const int mat = lane / 8, row = lane % 8;
   const uint32_t a_addr =
-      cp_async::shared_address(As + (wm + row + 8 * (mat % 2)) * ap + 8 * (mat / 2));
+      shared_address(As + (wm + row + 8 * (mat % 2)) * ap + 8 * (mat / 2));
   const uint32_t b_addr =
-      cp_async::shared_address(Bs + (row + 8 * (mat % 2)) * kBPitch + wn + 8 * (mat / 2));
+      shared_address(Bs + (row + 8 * (mat % 2)) * kBPitch + wn + 8 * (mat / 2));
   // Unrolled so that the next steps' ldmatrix are in flight while this step's mmas wait.
 #pragma unroll 4
   for (int s = s0; s < s1; ++s) {

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/shared_address.cuh"
+
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TRIMM_SM90_DEVICE 1
 #else
@@ -17,13 +19,9 @@
 #if TRIMM_SM90_DEVICE
 namespace trimm::kernels::sm90::ptx {
 
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
 // --- mbarrier --------------------------------------------------------------------------------
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count)
                : "memory");
 }
 // Makes the initialized barriers visible to the async proxy (TMA) and the other threads.
@@ -31,11 +29,12 @@ __device__ __forceinline__ void mbar_init_fence() {
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
 }
 // Arrives and announces `bytes` of TMA traffic that will complete on this barrier.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)),
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                   shared_address(bar)),
                "r"(bytes)
                : "memory");
 }
@@ -46,7 +45,7 @@ __device__ __forceinline__ bool mbar_try_wait(uint64_t* bar, uint32_t parity) {
       "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
       "selp.u32 %0, 1, 0, p;\n}\n"
       : "=r"(done)
-      : "r"(smem_addr(bar)), "r"(parity)
+      : "r"(shared_address(bar)), "r"(parity)
       : "memory");
   return done != 0;
 }
@@ -63,8 +62,8 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, u
                                             int c0, int c1, int c2) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(bar))
+      " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(bar))
       : "memory");
 }
 // One box of shared memory into a rank-3 tensor (out-of-range elements are not written), as a
@@ -75,7 +74,7 @@ __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void*
   asm volatile(
       "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
           reinterpret_cast<uint64_t>(map)),
-      "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(src))
+      "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(src))
       : "memory");
 }
 __device__ __forceinline__ void bulk_commit() {
@@ -113,7 +112,7 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 // 8-row groups 1024 bytes apart (SBO); the leading offset is unused for this layout. The tile
 // must start 1024-byte aligned; moving along k inside the 128-byte row moves the start address.
 __device__ __forceinline__ uint64_t desc_kmajor_sw128(const void* p) {
-  const uint64_t addr = smem_addr(p);
+  const uint64_t addr = shared_address(p);
   return ((addr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) |
          (uint64_t(1) << 62);
 }
@@ -122,7 +121,7 @@ __device__ __forceinline__ uint64_t desc_kmajor_sw128(const void* p) {
 // another k offset or another buffer only adds (bytes >> 4) to the low word, one instruction
 // (shared addresses are below 2^18: the 14-bit field never carries into the next).
 __device__ __forceinline__ uint32_t desc_kmajor_sw128_lo(const void* p) {
-  return (smem_addr(p) >> 4) | (1u << 16);
+  return (shared_address(p) >> 4) | (1u << 16);
 }
 __device__ __forceinline__ uint64_t desc_kmajor_sw128_from_lo(uint32_t lo) {
   return (uint64_t((1024 >> 4) | (1u << 30)) << 32) | lo;
@@ -135,7 +134,7 @@ __device__ __forceinline__ uint64_t desc_kmajor_sw128_from_lo(uint32_t lo) {
 // (`n_block_bytes`, e.g. one TMA box further). Start 1024-byte aligned: k steps of 16 rows move it
 // by 2048 bytes, a whole number of atoms.
 __device__ __forceinline__ uint64_t desc_mnmajor_sw128(const void* p, uint32_t n_block_bytes) {
-  const uint64_t addr = smem_addr(p);
+  const uint64_t addr = shared_address(p);
   return ((addr & 0x3FFFF) >> 4) | (uint64_t((n_block_bytes & 0x3FFFF) >> 4) << 16) |
          (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
 }

@@ -481,7 +481,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // compiler still knows the address space (else every access is a generic LD/ST).
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   SharedStorage& sm = *reinterpret_cast<SharedStorage*>(
-      smem_raw + ((1024u - (ptx::smem_addr(smem_raw) & 1023u)) & 1023u));
+      smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
