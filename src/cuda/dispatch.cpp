@@ -106,7 +106,7 @@ const KernelEntry16 kTable16[] = {
     {"sm80_16bit_small", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit_small,
      kernels::launch_sm80_16bit_small,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: one block per 32x32 tile, "
-     "its whole band (up to 512 k) loaded at once"},
+     "its whole band (up to 640 k) loaded at once"},
     {"simt_16bit", 80, kAnyCc, false, false, 0, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };

@@ -245,8 +245,8 @@ struct StagedLoader : SliceVectors<kContigX> {
 template <bool kContigX>
 __device__ __forceinline__ void load_matrices(uint32_t (&r)[4], const Stage<kContigX>& s, int x,
                                               int k, int row) {
-  mma::ldmatrix_x4<kContigX>(r, static_cast<uint32_t>(__cvta_generic_to_shared(
-                                   s.at(x + (kContigX ? 0 : row), k + (kContigX ? row : 0)))));
+  mma::ldmatrix_x4<kContigX>(
+      r, shared_address(s.at(x + (kContigX ? 0 : row), k + (kContigX ? row : 0))));
 }
 
 // acc += A'·B' over one stage. Per the PTX fragment layout of m16n8k16, lane (g, t) holds A rows
