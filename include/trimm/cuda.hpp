@@ -78,9 +78,9 @@ void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int6
 // type, the products accumulated in fp32 on the tensor cores and rounded to the type once, when
 // C is stored. Semantics, arguments and errors as for float. options.precision: Auto or Fp32
 // (both mean fp32 accumulation; Ieee and Tf32 are refused). options.structure: Triangular only
-// (Detect is refused for 16-bit data). The fast kernel (sm_90) needs 16-byte aligned A, B, C,
-// leading dimensions and batch strides that are multiples of 8 elements; other operands, and
-// other GPUs, take a plain fp32 CUDA-core kernel.
+// (Detect is refused for 16-bit data). The wgmma kernel (sm_90) needs 16-byte aligned A, B, C,
+// leading dimensions and batch strides that are multiples of 8 elements; other operands, other
+// GPUs from sm_80 and small n take mma.sync kernels (README: the 16-bit kernel table).
 void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
             half_t* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,
@@ -113,6 +113,18 @@ const char* selected_kernel(Fill fill, int64_t n, const half_t* A, int64_t lda, 
 const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
                             const bfloat16_t* B, int64_t ldb, const bfloat16_t* C, int64_t ldc,
                             const Options& options = {});
+// And for a strided batch of 16-bit problems, as trtrmm_strided_batched would run it (dispatch's
+// choice at small n depends on the batch's size).
+const char* selected_kernel_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda,
+                                            int64_t stride_a, const half_t* B, int64_t ldb,
+                                            int64_t stride_b, const half_t* C, int64_t ldc,
+                                            int64_t stride_c, int64_t batch,
+                                            const Options& options = {});
+const char* selected_kernel_strided_batched(Fill fill, int64_t n, const bfloat16_t* A,
+                                            int64_t lda, int64_t stride_a, const bfloat16_t* B,
+                                            int64_t ldb, int64_t stride_b, const bfloat16_t* C,
+                                            int64_t ldc, int64_t stride_c, int64_t batch,
+                                            const Options& options = {});
 
 // Whether this process has a CUDA device that trimm's kernels run on (sm_80 or later).
 bool cuda_available();

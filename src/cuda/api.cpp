@@ -197,11 +197,13 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
 }
 
 template <typename T>
-const char* selected16(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb,
-                       const T* C, int64_t ldc, const Options& options) {
-  detail::validate_16bit_options("trimm::selected_kernel", options);
+const char* selected16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda,
+                       int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b, const T* C,
+                       int64_t ldc, int64_t stride_c, int64_t batch, const Options& options) {
+  detail::validate_16bit_options(api, options);
   // Only the addresses matter here: C is never written through this Problem.
-  const kernels::Problem16<T> p{fill, n, A, lda, 0, B, ldb, 0, const_cast<T*>(C), ldc, 0, 1};
+  const kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b,
+                                const_cast<T*>(C), ldc, stride_c, batch};
   return select16(p, current_device(), options).name;
 }
 
@@ -235,13 +237,33 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
 
 const char* selected_kernel(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B,
                             int64_t ldb, const half_t* C, int64_t ldc, const Options& options) {
-  return selected16(fill, n, A, lda, B, ldb, C, ldc, options);
+  return selected16("trimm::selected_kernel", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
+                    options);
 }
 
 const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
                             const bfloat16_t* B, int64_t ldb, const bfloat16_t* C, int64_t ldc,
                             const Options& options) {
-  return selected16(fill, n, A, lda, B, ldb, C, ldc, options);
+  return selected16("trimm::selected_kernel", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
+                    options);
+}
+
+const char* selected_kernel_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda,
+                                            int64_t stride_a, const half_t* B, int64_t ldb,
+                                            int64_t stride_b, const half_t* C, int64_t ldc,
+                                            int64_t stride_c, int64_t batch,
+                                            const Options& options) {
+  return selected16("trimm::selected_kernel_strided_batched", fill, n, A, lda, stride_a, B, ldb,
+                    stride_b, C, ldc, stride_c, batch, options);
+}
+
+const char* selected_kernel_strided_batched(Fill fill, int64_t n, const bfloat16_t* A,
+                                            int64_t lda, int64_t stride_a, const bfloat16_t* B,
+                                            int64_t ldb, int64_t stride_b, const bfloat16_t* C,
+                                            int64_t ldc, int64_t stride_c, int64_t batch,
+                                            const Options& options) {
+  return selected16("trimm::selected_kernel_strided_batched", fill, n, A, lda, stride_a, B, ldb,
+                    stride_b, C, ldc, stride_c, batch, options);
 }
 
 bool cuda_available() {

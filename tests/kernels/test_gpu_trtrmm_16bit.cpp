@@ -554,6 +554,31 @@ TEST(GpuTrtrmm16BigBatch, BatchLargerThanOneGrid) {
   }
 }
 
+// selected_kernel_strided_batched: for one problem the answer of selected_kernel; for a batch far
+// past any device's wave of small-kernel blocks, not the small kernel (dispatch's rule depends on
+// the batch); bad options name this API.
+TEST(GpuTrtrmm16Selected, StridedBatchedNamesTheBatchsKernel) {
+  SKIP_WITHOUT_GPU();
+  const int64_t n = 64, nn = n * n, many = int64_t(1) << 20;
+  DeviceBuffer<uint16_t> buf(static_cast<size_t>(nn));  // only the address is looked at
+  const auto* p = reinterpret_cast<const bfloat16_t*>(buf.get());
+  EXPECT_STREQ(selected_kernel_strided_batched(Fill::Upper, n, p, n, nn, p, n, nn, p, n, nn, 1),
+               selected_kernel(Fill::Upper, n, p, n, p, n, p, n));
+  EXPECT_STRNE(
+      selected_kernel_strided_batched(Fill::Upper, n, p, n, 0, p, n, 0, p, n, nn, many),
+      "sm80_16bit_small");
+  Options tf32;
+  tf32.precision = Precision::Tf32;
+  try {
+    selected_kernel_strided_batched(Fill::Upper, n, p, n, nn, p, n, nn, p, n, nn, 2, tf32);
+    ADD_FAILURE() << "precision tf32 accepted for 16-bit data";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("trimm::selected_kernel_strided_batched"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // --- errors ---------------------------------------------------------------------------------
 class GpuTrtrmm16Errors : public ::testing::Test {
  protected:

@@ -14,12 +14,10 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "bench.hpp"
 #include "common/tolerance.hpp"
-#include "cuda/dispatch.hpp"
 #include "kernels/launch.hpp"
 #include "trimm/cuda.hpp"
 
@@ -117,7 +115,6 @@ struct Harness {
   Buf<char> flush;
   static constexpr int kCompareBlocks = 1024;
   Buf<double> partial{3 * kCompareBlocks};
-  int cc = 0, sms = 0;  // the device's compute capability (10·major + minor) and SM count
 
   static size_t l2_flush_bytes() {
     int dev = 0, l2 = 0;
@@ -128,12 +125,6 @@ struct Harness {
 
   Harness(int64_t n_, const BenchConfig& c)
       : n(n_), cfg(c), flush_bytes(l2_flush_bytes()), flush(flush_bytes) {
-    int dev = 0, major = 0, minor = 0;
-    BENCH_CUDA(cudaGetDevice(&dev));
-    BENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    BENCH_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-    BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cc = 10 * major + minor;
     BENCH_CUBLAS(cublasCreate(&handle));
     // PyTorch's default: fp32 GEMMs stay fp32 (no TF32).
     BENCH_CUBLAS(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
@@ -226,7 +217,7 @@ __global__ void triu_copy16(const uint16_t* src, uint16_t* dst, int64_t n, int64
 // (A, B: the float inputs, overwritten here with their 16-bit values) and against each other
 // with torch.testing's default tolerances for the type. cfg.batch > 1: that many copies of the
 // inputs in one strided batch (GemmStridedBatchedEx + triu against trtrmm_strided_batched);
-// entry 0 is checked, the rows' time and TFLOP/s are the whole batch's.
+// trimm's entries 0 and batch − 1 are checked, the rows' time and TFLOP/s are the whole batch's.
 void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float* B,
                  std::vector<Row>& rows) {
   const bool bf16 = cfg.dtype == "bf16";
@@ -301,16 +292,9 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
     row.dtype = cfg.dtype;
     BENCH_CUDA(cudaMemset(C16.p, 0xff, all * sizeof(uint16_t)));  // poison: NaN everywhere
     auto run = [&](auto* a, auto* b, auto* c) {
-      // The batch's kernel, as the host API picks it for these operands (dispatch's rule depends
-      // on the batch); one problem: the API's own answer.
-      const kernels::Problem16<std::remove_const_t<std::remove_pointer_t<decltype(a)>>> prob{
-          Fill::Upper, n, a, n, int64_t(nn), b, n, int64_t(nn), c, n, int64_t(nn), batch};
       row.method = std::string("trimm ") +
-                   (batch == 1 ? selected_kernel(Fill::Upper, n, a, n, b, n, c, n, o)
-                               : dispatch::select16(H.cc, n, o.kernel,
-                                                    kernels::tma_compatible_16bit(prob), H.sms,
-                                                    batch)
-                                     .name) +
+                   selected_kernel_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
+                                                   int64_t(nn), c, n, int64_t(nn), batch, o) +
                    of_batch;
       row.ms = batch == 1 ? H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); })
                           : H.time([&] {

@@ -49,7 +49,8 @@ bench options:
                      max_viol uses torch.testing's tolerances for the type; the bench fails
                      when trimm's rel_err exceeds twice cuBLAS's (GPU)
   --batch B          with --dtype bf16|fp16: B copies of each problem in one strided-batched call
-                     (trimm and GemmStridedBatchedEx + triu; entry 0 is checked) (GPU)
+                     (trimm and GemmStridedBatchedEx + triu; trimm's first and last entries
+                     are checked) (GPU)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
