@@ -56,17 +56,21 @@ constexpr int64_t kTiny16N = 32;
 // against dispatch's choice then: 704 11.0-11.3 against sm80_16bit's 13.0-13.2, 768 11.8-12.0
 // against 12.3-12.5, 832 13.5-13.7 against 13.9-14.3 (its blocks in two waves of two a SM from
 // 768), but 896 14.6-14.7 against 13.1-13.2 and 960-1024 15.7-17.6 against sm90_16bit's 15.1-15.6:
-// one problem on sm_90 takes it up to 832. Batches, and other GPUs (not measured; their shared
+// one problem on sm_90 took it up to 832. Since sm90_16bit shares its units' bands over clusters
+// (session 16, forced, two rounds), it beats the small kernel from 768 where TMA can address the
+// operands: 704 11.5 against 11.1, 768 11.2 against 11.9, 832 12.1-12.4 against 13.5; one such
+// problem takes the small kernel up to 736, others up to 832. Batches, and other GPUs (not measured; their shared
 // memory holds fewer turns of 640 k a SM) up to 512 only, take it while its blocks fit one wave
 // of two a SM (what unaligned rows' registers allow; aligned ones fit three up to n = 480 on
 // sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx + triu where taken,
 // and the 128-tile kernels faster where not.
-constexpr int64_t kSmall16N = 832, kSmall16WaveN = 512, kSmall16BlocksPerSm = 2;
+constexpr int64_t kSmall16N = 832, kSmall16TmaN = 736, kSmall16WaveN = 512,
+                  kSmall16BlocksPerSm = 2;
 
-bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
+bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0) return false;
-  if (cc == 90 && batch == 1 && n <= kSmall16N) return true;
+  if (cc == 90 && batch == 1 && n <= (tma_ok ? kSmall16TmaN : kSmall16N)) return true;
   if (n > kSmall16WaveN) return false;
   const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
   const int64_t slots = kSmall16BlocksPerSm * sms;
@@ -78,8 +82,9 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch) {
 // 225-896 on 132 SMs. At 256-896 it beats or ties sm90_16bit, 704 aside (13.0 against
 // 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it loses
 // (session 13, both forced in one call). The slots are taken as one block per SM, as the
-// launcher finds them at sm80_16bit's registers. Checked after small16_wins: one problem reaches
-// it past n = 832 (833-896 on 132 SMs), batches from smaller n.
+// launcher finds them at sm80_16bit's registers. Checked after small16_wins, and not for one
+// problem TMA can address (sm90_16bit's own split beats it: 896 11.7-11.8 against 13.2, session
+// 16): one other problem reaches it past n = 832 (833-896 on 132 SMs), batches from smaller n.
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
   constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
@@ -182,9 +187,9 @@ const KernelEntry16* table16_end() { return std::end(kTable16); }
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok, int sms,
                               int64_t batch) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
-  if (small16_wins(cc, n, sms, batch))
+  if (small16_wins(cc, n, sms, batch, tma_ok))
     return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
-  if (cluster_split_wins(cc, n, sms, batch))
+  if (!(tma_ok && batch == 1) && cluster_split_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;

@@ -92,6 +92,16 @@ struct TriangleSchedule {
     return {UnitKind::Whole, -1, -1, 0, 0};  // past the end: callers never ask
   }
 
+  // unit(idx) for a schedule without split tiles (split_d >= tiles: dense, or the 16-bit
+  // kernels'), by a walk down the diagonals, longest first. Far less code than unit()'s search: a
+  // block decodes its unit once, at its start, from cold instruction memory (bench/NOTES.md,
+  // session 16). At most tiles − 1 steps.
+  TRIMM_HD WorkUnit unit_unsplit(int64_t idx) const {
+    int d = tiles - 1;
+    while (d > 0 && idx >= diag_count(d)) idx -= diag_count(d--);
+    return compute_unit(UnitKind::Whole, int(idx), int(idx) + d);
+  }
+
   // The split tiles, which the fix-up pass visits: f in [0, num_fixup_tiles()).
   TRIMM_HD int64_t num_fixup_tiles() const {
     int64_t c = 0;

@@ -185,11 +185,16 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
 }
 
 // Small n: sm80_16bit_small wherever the 128-tile kernels' units do not fill a wave (one
-// problem on sm_90 whatever its waves), up to n = 832 on sm_90 and 512 elsewhere (sessions 14-15).
+// problem on sm_90 whatever its waves), up to n = 736 on sm_90 where TMA can address the operands
+// (sm90_16bit's cluster split from 737, session 16), 832 where it cannot, and 512 elsewhere
+// (sessions 14-15).
 TEST(Dispatch16, SmallNTakesTheSmallKernel) {
-  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 704, 768, 832}) {
-    EXPECT_STREQ(select16(90, n, "").name, "sm80_16bit_small") << n;
-    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit_small") << n;
+  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 704, 736, 768,
+                    832}) {
+    const char* want = n <= 736 ? "sm80_16bit_small" : "sm90_16bit";
+    EXPECT_STREQ(select16(90, n, "").name, want) << n;
+    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, want) << n;
+    EXPECT_STREQ(select16(90, n, "", false, 132, 1).name, "sm80_16bit_small") << n;
     for (int cc : {80, 86, 89, 100})
       EXPECT_STREQ(select16(cc, n, "").name, n <= 512 ? "sm80_16bit_small" : "sm80_16bit")
           << n << ", sm_" << cc;
@@ -226,12 +231,15 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
 }
 
-// Aligned data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks
-// (n = 225…896 on 132 SMs, one problem) and the small kernel does not (833…896): sm80_16bit;
-// elsewhere sm90_16bit (session 13).
+// Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896
+// on 132 SMs, one problem) and the small kernel does not (833…896): sm80_16bit where TMA cannot
+// address the operands, sm90_16bit (its own split) where it can (sessions 13, 16); elsewhere
+// sm90_16bit.
 TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
-  for (int64_t n : {833, 864, 896})
-    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm80_16bit") << n;
+  for (int64_t n : {833, 864, 896}) {
+    EXPECT_STREQ(select16(90, n, "", false, 132, 1).name, "sm80_16bit") << n;
+    EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
+  }
   // 897: 36 units (2 ranks in one wave).
   for (int64_t n : {897, 1024, 4096})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
@@ -241,8 +249,6 @@ TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
   EXPECT_STREQ(select16(90, 512, "", true, 132, 14).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 640, "", true, 132, 2).name, "sm80_16bit");
   EXPECT_STREQ(select16(90, 768, "", true, 132, 2).name, "sm90_16bit");
-  EXPECT_STREQ(select16(90, 896, "", true, 114, 1).name, "sm80_16bit");  // 112 blocks
-  EXPECT_STREQ(select16(90, 896, "", true, 100, 1).name, "sm90_16bit");
   // Unknown SM count: no rule. Forced: the named kernel. A huge batch: no overflow.
   EXPECT_STREQ(select16(90, 896, "", true).name, "sm90_16bit");
   EXPECT_STREQ(select16(90, 768, "sm90_16bit", true, 132, 1).name, "sm90_16bit");

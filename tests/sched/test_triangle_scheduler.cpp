@@ -175,6 +175,23 @@ TEST(TriangleSchedule, UnsplitScheduleKeepsEveryTileWhole) {
     }
 }
 
+TEST(TriangleSchedule, UnsplitDecodeMatchesTheSearch) {
+  for (int tiles = 1; tiles <= 70; ++tiles)
+    for (const bool dense : {false, true}) {
+      const TriangleSchedule s =
+          make_schedule(int64_t(tiles) * 128 - 5, 128, 64, 132, dense, /*split=*/false);
+      ASSERT_EQ(s.split_d, s.tiles);
+      for (int64_t idx = 0; idx < s.num_units(); ++idx) {
+        const WorkUnit want = s.unit(idx), got = s.unit_unsplit(idx);
+        ASSERT_EQ(int(got.kind), int(want.kind)) << tiles << " " << dense << " " << idx;
+        ASSERT_EQ(got.bi, want.bi) << tiles << " " << dense << " " << idx;
+        ASSERT_EQ(got.bj, want.bj) << tiles << " " << dense << " " << idx;
+        ASSERT_EQ(got.k_begin, want.k_begin) << tiles << " " << dense << " " << idx;
+        ASSERT_EQ(got.k_end, want.k_end) << tiles << " " << dense << " " << idx;
+      }
+    }
+}
+
 TEST(TriangleSchedule, SplitsOnlyWhenTheLongestBandExceedsTheAverage) {
   // N = 4096, 128-tiles, 132 SMs: 5984 tile-blocks of work, 45 per SM > 32 tiles: no split.
   EXPECT_EQ(total_tile_work(32), 5984);

@@ -125,15 +125,16 @@ bool cluster_fits(int device, int blocks, int threads, int smem) {
 }
 
 // Blocks per unit for a k split over a cluster (cluster_split.cuh): sched::split_ranks under
-// the family's policy, with clusters of at most cluster_split::kMaxRanks blocks that the device
-// can hold (threads, smem: the size blocks_per_sm opted kKernel in to); 1 off sm_90 and where
-// kKernel runs from code without clusters. The sums' order, so C's last bit, thus depends on n,
-// the batch and the SM count, never on the run.
+// the family's policy, with clusters of at most max_ranks blocks that the device can hold
+// (threads, smem: the size blocks_per_sm opted kKernel in to); 1 off sm_90 and where kKernel
+// runs from code without clusters. The sums' order, so C's last bit, thus depends on n, the batch
+// and the SM count, never on the run.
 template <auto kKernel>
 int cluster_ranks(int64_t units, int64_t slots, int64_t longest, sched::SplitPolicy policy,
-                  const DeviceInfo& dev, int threads, int smem) {
+                  const DeviceInfo& dev, int threads, int smem,
+                  int max_ranks = cluster_split::kMaxRanks) {
   if (dev.cc != 90 || !has_clusters<kKernel>(dev.ordinal)) return 1;
-  return sched::split_ranks(units, slots, longest, policy, cluster_split::kMaxRanks,
+  return sched::split_ranks(units, slots, longest, policy, max_ranks,
                             [&](int ranks) {
                               return cluster_fits<kKernel>(dev.ordinal, ranks, threads, smem);
                             });

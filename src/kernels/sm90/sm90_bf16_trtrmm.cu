@@ -20,10 +20,11 @@
 // inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
 // four per tile), the consumers overwrite it with zeros in shared memory, fence the generic-proxy
 // writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
-// No split tiles: the fix-up pass would carry a chunk's partial sum through C, which in 16 bits
-// costs a second rounding. At n = 4096 nothing splits anyway (the longest band, 32 tiles of k,
-// is below the 45 per SM on average); at n <= 2048 the longest band bounds the time (issue #3's
-// bar is at 4096; bench/NOTES.md).
+// No split tiles through C: the fix-up pass would carry a chunk's partial sum through C, which
+// in 16 bits costs a second rounding. Where the units leave most SMs idle (one problem, n up to
+// ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 or 4 blocks shares
+// each unit's band (kSplit), and their fp32 sums meet in shared memory before C is rounded once
+// (split_push / split_store below).
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -37,6 +38,7 @@
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
+#include "kernels/common/cluster_split.cuh"
 #include "kernels/common/elem16.cuh"
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
@@ -86,6 +88,17 @@ struct SharedStorage {
   uint64_t full[kStages], empty[kStages];
 };
 static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
+
+// A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
+// columns (piece 2·wg + bx), belong to the ranks in order, kPieces / ranks each.
+constexpr int kMaxSplitRanks = 4;
+constexpr int kPieces = kConsumers * (kTile / kBoxN);
+static_assert(kPieces == 4 && kMaxSplitRanks <= kPieces, "2 or 4 ranks own whole pieces");
+// Each owner receives every rank's fp32 sums of its pieces (its own included) in its ring:
+// float4 fragments, [rank][piece of the owner's][fragment of 8 in the piece][thread of 128].
+constexpr int kSplitFragments = kPieces * 8 * 128;  // per owner, whatever the ranks
+static_assert(sizeof(SharedStorage::stage) >= kSplitFragments * sizeof(float4),
+              "the ring holds what an owner receives");
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
 // the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
@@ -229,9 +242,8 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
 // pairs of adjacent columns to the type (nearest even). diag: the tile straddles the diagonal,
 // whose other side is written as zero.
 template <bool kLower, typename E>
-__device__ __forceinline__ uint32_t out_pair(const float (&acc)[64], int h, int j, int64_t m,
-                                             int64_t nc, bool diag) {
-  float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+__device__ __forceinline__ uint32_t out_pair(float v0, float v1, int64_t m, int64_t nc,
+                                             bool diag) {
   if (diag) {
     v0 = (kLower ? m < nc : m > nc) ? 0.f : v0;
     v1 = (kLower ? m < nc + 1 : m > nc + 1) ? 0.f : v1;
@@ -264,7 +276,8 @@ __device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int 
     for (int j = 0; j < 16; ++j) {
       const int c = 8 * j + 2 * t, chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
       *reinterpret_cast<uint32_t*>(&ob.box[c / kBoxN][r * kBoxN + chunk * 8 + c % 8]) =
-          out_pair<kLower, E>(acc, h, j, tc.m0 + 64 * wg + r, tc.n0 + c, diag);
+          out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], tc.m0 + 64 * wg + r,
+                              tc.n0 + c, diag);
     }
   }
   ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
@@ -275,6 +288,16 @@ __device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int 
       ptx::tma_store_3d(map_c, ob.box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
     ptx::bulk_commit();
   }
+}
+
+// One rounded pair to C(m, c) and C(m, c + 1), the second only where c + 1 < n.
+template <typename E>
+__device__ __forceinline__ void put_pair(E* C, int64_t ldc, int64_t n, int64_t m, int64_t c,
+                                         uint32_t v) {
+  if (c + 1 < n)
+    *reinterpret_cast<uint32_t*>(C + m * ldc + c) = v;
+  else
+    *reinterpret_cast<uint16_t*>(C + m * ldc + c) = uint16_t(v);  // the low half: column c
 }
 
 // From registers, element by element where a pair would cross column n − 1.
@@ -290,18 +313,88 @@ __device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords
     for (int j = 0; j < 16; ++j) {
       const int64_t c = tc.n0 + 8 * j + 2 * t;
       if (c >= n) continue;
-      const uint32_t v = out_pair<kLower, E>(acc, h, j, m, c, diag);
-      if (c + 1 < n)
-        *reinterpret_cast<uint32_t*>(C + m * ldc + c) = v;
-      else
-        *reinterpret_cast<uint16_t*>(C + m * ldc + c) = uint16_t(v);  // the low half: column c
+      put_pair(C, ldc, n, m, c, out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], m, c,
+                                                    diag));
     }
   }
 }
 
+// --- a cluster's k split -----------------------------------------------------------------------
+// Piece 2·wg + bx belongs to rank (2·wg + bx) / (kPieces / ranks): with 2 ranks, a consumer's 64
+// rows each; with 4, a box each. Fragment v of a consumer thread (accumulators 4v … 4v + 3:
+// columns 8v + 2t, + 1, of its rows g and g + 8) lies in box v / 8. Once every rank's ring is free
+// (the first cluster barrier), split_push stores each fragment into its owner's ring; once they
+// are all there (the second), split_store adds them up and rounds them into C. That code runs
+// once a block, from cold instruction memory, where each KB of code took ~0.2 µs (a register-
+// indexed sum, unrolled over the fragments, took 1.8 µs; bench/NOTES.md, session 16): one short
+// loop over the owner's fragments in shared memory, by all its consumer threads.
+__device__ void split_push(const float (&acc)[64], StageBuffers* ring,
+                           const cluster_split::ClusterPlace& cl, int wg) {
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  float4* buf = reinterpret_cast<float4*>(ring);
+  const int wtid = threadIdx.x % 128, per_rank = kPieces / cl.ranks;
+#pragma unroll
+  for (int v = 0; v < 16; ++v) {
+    const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece / per_rank;
+    float4* to = cluster.map_shared_rank(buf, owner);
+    to[((cl.rank * per_rank + piece % per_rank) * 8 + v % 8) * 128 + wtid] =
+        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
+  }
+}
+
+// This rank's pieces: every rank's fragments added in rank order (the same sum whichever rank
+// owns the piece), rounded, and stored: staged for TMA as store_tile_tma does, or (direct)
+// straight to C. ctid: the consumer thread, of kConsumerThreads.
+template <bool kLower, typename E>
+__device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+                            const cluster_split::ClusterPlace& cl, const TileCoords& tc,
+                            bool diag, bool direct, E* C, int64_t ldc, int64_t n, int ctid) {
+  const float4* buf = reinterpret_cast<const float4*>(sm.stage);
+  const int per_rank = kPieces / cl.ranks;
+#pragma unroll 1
+  for (int i = ctid; i < per_rank * 8 * 128; i += kConsumerThreads) {
+    const int lp = i / (8 * 128), f = i / 128 % 8, wtid = i % 128;
+    float4 sum = buf[i];
+#pragma unroll 1
+    for (int q = 1; q < cl.ranks; ++q) {
+      const float4 x = buf[q * per_rank * 8 * 128 + i];
+      sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+    }
+    const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+    const int c = kBoxN * bx + 8 * f + 2 * (wtid % 4);  // the tile's column
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = 16 * (wtid / 32) + (wtid % 32) / 4 + 8 * h;  // the warpgroup's row
+      const int64_t m = tc.m0 + 64 * wg + r, nc = tc.n0 + c;
+      const uint32_t v = out_pair<kLower, E>(h ? sum.z : sum.x, h ? sum.w : sum.y, m, nc, diag);
+      if (direct) {
+        if (m < n && nc < n) put_pair(C, ldc, n, m, nc, v);
+      } else {
+        const int chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
+        *reinterpret_cast<uint32_t*>(&sm.out[wg].box[bx][r * kBoxN + chunk * 8 + c % 8]) = v;
+      }
+    }
+  }
+  if (direct) return;
+  ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+  ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);
+  if (ctid == 0) {
+    for (int lp = 0; lp < per_rank; ++lp) {
+      const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+      ptx::tma_store_3d(map_c, sm.out[wg].box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
+    }
+    ptx::bulk_commit();
+  }
+}
+
+// A cluster-wide barrier of every thread (release, then acquire).
+__device__ __forceinline__ void cluster_sync_all() {
+  cooperative_groups::this_cluster().sync();
+}
+
 #endif  // TRIMM_SM90_DEVICE
 
-template <bool kLower, typename S>
+template <bool kLower, bool kSplit, typename S>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
                             const __grid_constant__ CUtensorMap map_b,
@@ -318,6 +411,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t b = batch_offset + blockIdx.y;
   S* C = p.C + b * p.stride_c;
   const int64_t units = s.num_units();
+  // kSplit: a cluster of cl.ranks blocks per unit, one unit per cluster (never a persistent
+  // layout), each rank a share of its k stages (sched::RankShare).
+  const cluster_split::ClusterPlace cl =
+      kSplit ? cluster_split::ClusterPlace::of_this_block() : cluster_split::ClusterPlace{};
+  const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -331,8 +429,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
 
-  auto steps_of = [](const sched::WorkUnit& u) {
-    return int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  // This rank's stages of unit u: [k_begin, k_begin + steps · kStep).
+  struct Band {
+    int k_begin, steps;
+  };
+  auto band_of = [&](const sched::WorkUnit& u) {
+    const sched::RankShare share(int((u.k_end - u.k_begin + kStep - 1) / kStep), cl.rank,
+                                 cl.ranks);
+    return Band{int(u.k_begin) + share.first * kStep, share.steps};
   };
   int64_t x;
   if (tid >= kConsumerThreads) {
@@ -340,41 +444,58 @@ __global__ void __launch_bounds__(kThreads, 1)
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
-      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit(x);
-        produce(sm, &map_a, &map_b, TileCoords(u, kLower), int(u.k_begin), steps_of(u), q0, za,
-                zb);
-        q0 += steps_of(u);
+      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+        const sched::WorkUnit u = s.unit_unsplit(x);
+        const Band band = band_of(u);
+        produce(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za, zb);
+        q0 += band.steps;
       }
     } else if (tid >= 32 * (kProducerWarp + 1)) {
-      // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits).
-      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit(x);
+      // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
+      // shared by a cluster's ranks.
+      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+        const sched::WorkUnit u = s.unit_unsplit(x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
-                                      kLower, kTile, tid - 32 * (kProducerWarp + 1),
-                                      kHelperThreads);
+                                      kLower, kTile,
+                                      cl.rank * kHelperThreads + tid - 32 * (kProducerWarp + 1),
+                                      cl.ranks * kHelperThreads);
       }
+    }
+    if constexpr (kSplit) {  // the consumers' two cluster barriers count every thread
+      cluster_sync_all();
+      cluster_sync_all();
     }
     return;
   }
 
   const int wg = tid / 128;
   int q0 = 0;
-  for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-    const sched::WorkUnit u = s.unit(x);
+  for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+    const sched::WorkUnit u = s.unit_unsplit(x);
     const TileCoords tc(u, kLower);
+    const Band band = band_of(u);
     float acc[64];
 #pragma unroll
     for (int r = 0; r < 64; ++r) acc[r] = 0.f;
-    mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, int(u.k_begin), steps_of(u), q0, wg,
-                                                    tid, acc);
-    q0 += steps_of(u);
-    if (p.n % 8 != 0 && tc.n0 + kTile > p.n)  // the same for the whole block
+    mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, band.k_begin, band.steps, q0, wg, tid,
+                                                    acc);
+    q0 += band.steps;
+    const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
+    if constexpr (kSplit) {
+      // The unit is the block's only one: once every rank's consumers are done, every ring is
+      // free to receive.
+      cluster_sync_all();
+      split_push(acc, sm.stage, cl, wg);
+      cluster_sync_all();  // the pushes are visible; nothing touches another block's memory after
+      split_store<kLower>(sm, &map_c, int(b), cl, tc, u.bi == u.bj, direct,
+                          reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tid);
+    } else if (direct) {
       store_tile_direct<kLower>(reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tc, wg,
                                 u.bi == u.bj, acc);
-    else
+    } else {
       store_tile_tma<kLower, Elem16<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
+    }
   }
   // The last TMA stores done before the block exits: their reads of its shared memory (all the
   // exit needs) and, conservatively, their writes.
@@ -419,18 +540,34 @@ double unit_cost(const sched::WorkUnit& u) {
 
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, S>;
+  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, S>;
+  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, S>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const CUtensorMap map_c = make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, 64);
-  // Never split (see the top of this file).
+  // Never split through C (see the top of this file); where the units leave SMs idle (no
+  // persistent layout), a cluster shares each unit's band.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
-                   kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
+                   int ranks = 1;
+                   if (order.blocks == 0) {
+                     blocks_per_sm<split_kernel>(dev.ordinal, kThreads, smem);  // opts it in
+                     ranks = cluster_ranks<split_kernel>(
+                         int64_t(grid.x) * grid.y, slots, (p.n + kStep - 1) / kStep,
+                         config::kSm90Bf16Split, dev, kThreads, smem, kMaxSplitRanks);
+                   }
+                   if (ranks == 1) {
+                     kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
+                     return;
+                   }
+                   const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads, smem,
+                                          ranks, stream);
+                   TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, split_kernel, map_a, map_b, map_c,
+                                                       p, s, b0, order));
                  });
 }
 

@@ -1,0 +1,606 @@
+// sm90_16bit: C = triu(A·B) (or tril) for 16-bit data, bf16 or fp16, on Hopper's warpgroup tensor
+// cores (wgmma, sm_90a) with fp32 accumulators; C rounded to the type once, at the store.
+//
+// For 16-bit inputs wgmma reads both operands from shared memory (SS) and takes B either K-major
+// or MN-major (imm-trans-b), so both tiles are used exactly as TMA writes them from row-major
+// memory: A(m, k) K-major, B(k, n) N-major. No transpose, no register operand, no workspace.
+//
+// A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
+// its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
+// producer loads the next unit while the consumers store the last), else one block per unit in
+// the balanced order (longest first for a batch). No split units (see below). Three warpgroups:
+//   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
+//     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
+//     (and its slot freed on mbarrier `empty`) while the current one runs; the epilogue rounds
+//     the warpgroup's 64 rows into shared memory and one thread stores them with TMA, so that
+//     the consumers start the next unit while C is written (−12 % at n = 4096, session 9);
+//   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
+// Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
+// inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
+// four per tile), the consumers overwrite it with zeros in shared memory, fence the generic-proxy
+// writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
+// No split tiles through C: the fix-up pass would carry a chunk's partial sum through C, which
+// in 16 bits costs a second rounding. Where the units leave most SMs idle (one problem, n up to
+// ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 or 4 blocks shares
+// each unit's band (kSplit), and their fp32 sums meet in shared memory before C is rounded once
+// (split_push / split_store below).
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "config/tile_config.hpp"
+#include "cuda/check.hpp"
+#include "kernels/common/cluster_split.cuh"
+#include "kernels/common/elem16.cuh"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.cuh"
+#include "sched/triangle_scheduler.hpp"
+
+static_assert(sizeof(trimm::half_t) == sizeof(__half) && alignof(trimm::half_t) == alignof(__half),
+              "trimm::half_t is layout-compatible with __half");
+static_assert(sizeof(trimm::bfloat16_t) == sizeof(__nv_bfloat16) &&
+                  alignof(trimm::bfloat16_t) == alignof(__nv_bfloat16),
+              "trimm::bfloat16_t is layout-compatible with __nv_bfloat16");
+
+namespace trimm::kernels::sm90_16bit {
+namespace {
+
+constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
+constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
+constexpr int kConsumerThreads = 128 * kConsumers;
+constexpr int kHelperThreads = 96;  // warps 9-11
+constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
+constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
+static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
+              "consumers, then the producer warp, then the helper warps");
+static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64, N 128");
+static_assert(kStep == kBoxN, "a stage of A is one TMA box: k spans one 128-byte row");
+static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
+static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
+
+// One pipeline stage, every tile in rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
+// chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as the descriptors require.
+struct alignas(1024) StageBuffers {
+  uint16_t a[kTile * kStep];  // (m 128, k 64): A rows, K-major
+  uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
+};
+static_assert(sizeof(StageBuffers) == 2 * 2 * kTile * kStep, "no padding inside a stage");
+// C's tile on its way out: each consumer's 64 rows as two TMA boxes of 64 columns, in the same
+// 128-byte swizzle (so that the accumulators' pairs land in distinct banks).
+struct alignas(1024) OutBuffer {
+  uint16_t box[kTile / kBoxN][64 * kBoxN];
+};
+struct SharedStorage {
+  StageBuffers stage[kStages];
+  OutBuffer out[kConsumers];
+  uint64_t full[kStages], empty[kStages];
+};
+static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
+
+// A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
+// columns (piece 2·wg + bx), belong to the ranks in order, kPieces / ranks each.
+constexpr int kMaxSplitRanks = 4;
+constexpr int kPieces = kConsumers * (kTile / kBoxN);
+static_assert(kPieces == 4 && kMaxSplitRanks <= kPieces, "2 or 4 ranks own whole pieces");
+// Each owner receives every rank's fp32 sums of its pieces (its own included) in its ring:
+// float4 fragments, [rank][piece of the owner's][fragment of 8 in the piece][thread of 128].
+constexpr int kSplitFragments = kPieces * 8 * 128;  // per owner, whatever the ranks
+static_assert(sizeof(SharedStorage::stage) >= kSplitFragments * sizeof(float4),
+              "the ring holds what an owner receives");
+
+// Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
+// the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
+// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k.
+struct TileCoords {
+  int m0, n0;
+  __device__ TileCoords(const sched::WorkUnit& u, bool lower)
+      : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
+};
+
+
+#if TRIMM_SM90_DEVICE
+
+namespace ptx = sm90::ptx;
+
+constexpr int kProducerWarp = kConsumerThreads / 32;
+constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
+constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
+constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
+constexpr int kStoreBarrier = 4;  // named barriers of one consumer's epilogue (4, 5)
+static_assert(kStoreBarrier > kMaskBarrier && kStoreBarrier + kConsumers <= 16,
+              "named barriers: 0 is __syncthreads, then the mask's, then one per consumer");
+
+// Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
+template <bool kLower>
+__device__ __forceinline__ bool a_zero(int m, int k) {
+  return kLower ? k > m : k < m;
+}
+template <bool kLower>
+__device__ __forceinline__ bool b_zero(int k, int n) {
+  return kLower ? k < n : k > n;
+}
+
+// --- producer: one thread, kStages loads ahead ------------------------------------------------
+// q0: the stages this block ran before this unit (the ring and its phases continue across units).
+__device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
+                        const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb) {
+  for (int it = 0; it < steps; ++it) {
+    const int q = q0 + it, s = q % kStages;
+    if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+#pragma unroll
+    for (int j = 0; j < kTile / kBoxN; ++j)
+      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+  }
+}
+
+// Clears the 16-bit halves of a word (element 2i is the low half) whose flag is set.
+__device__ __forceinline__ uint32_t clear_halves(uint32_t w, bool lo, bool hi) {
+  return w & ((lo ? 0u : 0x0000FFFFu) | (hi ? 0u : 0xFFFF0000u));
+}
+
+// --- structural zeros of one stage, by the 256 consumer threads (ctid) ------------------------
+// Whatever the inputs' other triangle holds becomes +0 before any wgmma reads the stage.
+template <bool kLower>
+__device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, bool mask_a,
+                                bool mask_b, int ctid) {
+  constexpr int kChunksA = kTile * kStep / 8;  // 16-byte chunks of 8 elements
+  constexpr int kChunksB = kStep * kTile / 8;
+  if (mask_a) {
+#pragma unroll 4
+    for (int c = ctid; c < kChunksA; c += kConsumerThreads) {
+      const int r = c / (kStep / 8), k = k0 + 8 * ((c % (kStep / 8)) ^ (r % 8));
+      const int m = tc.m0 + r;
+      uint4& q = reinterpret_cast<uint4*>(st.a)[c];
+      uint4 v = q;
+      v.x = clear_halves(v.x, a_zero<kLower>(m, k + 0), a_zero<kLower>(m, k + 1));
+      v.y = clear_halves(v.y, a_zero<kLower>(m, k + 2), a_zero<kLower>(m, k + 3));
+      v.z = clear_halves(v.z, a_zero<kLower>(m, k + 4), a_zero<kLower>(m, k + 5));
+      v.w = clear_halves(v.w, a_zero<kLower>(m, k + 6), a_zero<kLower>(m, k + 7));
+      q = v;
+    }
+  }
+  if (mask_b) {
+#pragma unroll 4
+    for (int c = ctid; c < kChunksB; c += kConsumerThreads) {
+      const int box = c / (kStep * kBoxN / 8), r = (c / (kBoxN / 8)) % kStep;
+      const int k = k0 + r, n = tc.n0 + box * kBoxN + 8 * ((c % (kBoxN / 8)) ^ (r % 8));
+      uint4& q = reinterpret_cast<uint4*>(st.b)[c];
+      uint4 v = q;
+      v.x = clear_halves(v.x, b_zero<kLower>(k, n + 0), b_zero<kLower>(k, n + 1));
+      v.y = clear_halves(v.y, b_zero<kLower>(k, n + 2), b_zero<kLower>(k, n + 3));
+      v.z = clear_halves(v.z, b_zero<kLower>(k, n + 4), b_zero<kLower>(k, n + 5));
+      v.w = clear_halves(v.w, b_zero<kLower>(k, n + 6), b_zero<kLower>(k, n + 7));
+      q = v;
+    }
+  }
+}
+
+// --- consumer mainloop ------------------------------------------------------------------------
+// acc (64 m × 128 n of warpgroup wg) = Σ over the unit's stages. Stage it's four wgmmas are one
+// commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
+// the tensor cores always have the next group queued. The last stage's slot is freed once its
+// group is retired, at the end. q0: as for produce.
+template <bool kLower, bool kBf16>
+__device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
+                                         int steps, int q0, int wg, int ctid, float (&acc)[64]) {
+  for (int it = 0; it < steps; ++it) {
+    const int q = q0 + it, s = q % kStages;
+    ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
+    StageBuffers& st = sm.stage[s];
+    const int k0 = k_begin + it * kStep;
+    // Block-uniform: does the stage's k range cross A's or B's diagonal?
+    const bool mask_a = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
+    const bool mask_b = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
+    if (mask_a || mask_b) {
+      zero_structural<kLower>(st, tc, k0, mask_a, mask_b, ctid);
+      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+      ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // both halves of A and B done
+    }
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kStep / kWgmmaK; ++kk) {
+      // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
+      // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
+      // are the next box (LBO).
+      const uint64_t da = ptx::desc_kmajor_sw128(st.a + (64 * wg) * kStep + kWgmmaK * kk);
+      const uint64_t db = ptx::desc_mnmajor_sw128(st.b + kWgmmaK * kk * kBoxN, kBoxBytes);
+      ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, 1);
+    }
+    ptx::wgmma_commit();
+    if (it > 0) {
+      ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
+      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+    }
+  }
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kStages]);
+}
+
+// --- epilogue ---------------------------------------------------------------------------------
+// Accumulator 4j + 2h + e of lane (g, t) in warp q of warpgroup wg holds C(m, n) with
+// m = m0 + 64·wg + r, r = 16·q + g + 8h, and n = n0 + c, c = 8j + 2t + e. Each thread rounds
+// pairs of adjacent columns to the type (nearest even). diag: the tile straddles the diagonal,
+// whose other side is written as zero.
+template <bool kLower, typename E>
+__device__ __forceinline__ uint32_t out_pair(float v0, float v1, int64_t m, int64_t nc,
+                                             bool diag) {
+  if (diag) {
+    v0 = (kLower ? m < nc : m > nc) ? 0.f : v0;
+    v1 = (kLower ? m < nc + 1 : m > nc + 1) ? 0.f : v1;
+  }
+  if constexpr (std::is_same_v<E, __nv_bfloat16>) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  } else {
+    const __half2 v = __floats2half2_rn(v0, v1);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+}
+
+// Through shared memory: the warpgroup writes its 64 rows into its OutBuffer and one thread
+// stores them with TMA (rows past n are not written), so that the consumers go on to the next
+// unit while the store runs (−12 % at n = 4096, session 9). The buffer is free once the previous
+// unit's store has read it. TMA clips the columns past n only to 16 bytes, so a tile that holds
+// column n − 1 takes store_tile_direct unless n is a multiple of 8.
+template <bool kLower, typename E>
+__device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+                               const TileCoords& tc, int wg, bool diag, const float (&acc)[64]) {
+  const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
+  OutBuffer& ob = sm.out[wg];
+  if (wtid == 0) ptx::bulk_wait_read_all();
+  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int r = 16 * q + g + 8 * h;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int c = 8 * j + 2 * t, chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
+      *reinterpret_cast<uint32_t*>(&ob.box[c / kBoxN][r * kBoxN + chunk * 8 + c % 8]) =
+          out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], tc.m0 + 64 * wg + r,
+                              tc.n0 + c, diag);
+    }
+  }
+  ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+  if (wtid == 0) {
+#pragma unroll
+    for (int bx = 0; bx < kTile / kBoxN; ++bx)
+      ptx::tma_store_3d(map_c, ob.box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
+    ptx::bulk_commit();
+  }
+}
+
+// One rounded pair to C(m, c) and C(m, c + 1), the second only where c + 1 < n.
+template <typename E>
+__device__ __forceinline__ void put_pair(E* C, int64_t ldc, int64_t n, int64_t m, int64_t c,
+                                         uint32_t v) {
+  if (c + 1 < n)
+    *reinterpret_cast<uint32_t*>(C + m * ldc + c) = v;
+  else
+    *reinterpret_cast<uint16_t*>(C + m * ldc + c) = uint16_t(v);  // the low half: column c
+}
+
+// From registers, element by element where a pair would cross column n − 1.
+template <bool kLower, typename E>
+__device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords& tc, int wg,
+                                  bool diag, const float (&acc)[64]) {
+  const int q = (threadIdx.x % 128) / 32, g = (threadIdx.x % 32) / 4, t = threadIdx.x % 4;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int64_t m = tc.m0 + 64 * wg + 16 * q + g + 8 * h;
+    if (m >= n) continue;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int64_t c = tc.n0 + 8 * j + 2 * t;
+      if (c >= n) continue;
+      put_pair(C, ldc, n, m, c, out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], m, c,
+                                                    diag));
+    }
+  }
+}
+
+// --- a cluster's k split -----------------------------------------------------------------------
+// Piece 2·wg + bx belongs to rank (2·wg + bx) / (kPieces / ranks): with 2 ranks, a consumer's 64
+// rows each; with 4, a box each. Fragment v of a consumer thread (accumulators 4v … 4v + 3:
+// columns 8v + 2t, + 1, of its rows g and g + 8) lies in box v / 8. Once every rank's ring is free
+// (the first cluster barrier), split_push stores each fragment into its owner's ring; once they
+// are all there (the second), split_store adds them up and rounds them into C. That code runs
+// once a block, from cold instruction memory, where each KB of code took ~0.2 µs (a register-
+// indexed sum, unrolled over the fragments, took 1.8 µs; bench/NOTES.md, session 16): one short
+// loop over the owner's fragments in shared memory, by all its consumer threads.
+__device__ void split_push(const float (&acc)[64], StageBuffers* ring,
+                           const cluster_split::ClusterPlace& cl, int wg) {
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  float4* buf = reinterpret_cast<float4*>(ring);
+  const int wtid = threadIdx.x % 128, per_rank = kPieces / cl.ranks;
+#pragma unroll
+  for (int v = 0; v < 16; ++v) {
+    const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece / per_rank;
+    float4* to = cluster.map_shared_rank(buf, owner);
+    to[((cl.rank * per_rank + piece % per_rank) * 8 + v % 8) * 128 + wtid] =
+        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
+  }
+}
+
+// This rank's pieces: every rank's fragments added in rank order (the same sum whichever rank
+// owns the piece), rounded, and stored: staged for TMA as store_tile_tma does, or (direct)
+// straight to C. ctid: the consumer thread, of kConsumerThreads.
+template <bool kLower, typename E>
+__device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+                            const cluster_split::ClusterPlace& cl, const TileCoords& tc,
+                            bool diag, bool direct, E* C, int64_t ldc, int64_t n, int ctid) {
+  const float4* buf = reinterpret_cast<const float4*>(sm.stage);
+  const int per_rank = kPieces / cl.ranks;
+#pragma unroll 1
+  for (int i = ctid; i < per_rank * 8 * 128; i += kConsumerThreads) {
+    const int lp = i / (8 * 128), f = i / 128 % 8, wtid = i % 128;
+    float4 sum = buf[i];
+#pragma unroll 1
+    for (int q = 1; q < cl.ranks; ++q) {
+      const float4 x = buf[q * per_rank * 8 * 128 + i];
+      sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+    }
+    const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+    const int c = kBoxN * bx + 8 * f + 2 * (wtid % 4);  // the tile's column
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = 16 * (wtid / 32) + (wtid % 32) / 4 + 8 * h;  // the warpgroup's row
+      const int64_t m = tc.m0 + 64 * wg + r, nc = tc.n0 + c;
+      const uint32_t v = out_pair<kLower, E>(h ? sum.z : sum.x, h ? sum.w : sum.y, m, nc, diag);
+      if (direct) {
+        if (m < n && nc < n) put_pair(C, ldc, n, m, nc, v);
+      } else {
+        const int chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
+        *reinterpret_cast<uint32_t*>(&sm.out[wg].box[bx][r * kBoxN + chunk * 8 + c % 8]) = v;
+      }
+    }
+  }
+  if (direct) return;
+  ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+  ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);
+  if (ctid == 0) {
+    for (int lp = 0; lp < per_rank; ++lp) {
+      const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+      ptx::tma_store_3d(map_c, sm.out[wg].box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
+    }
+    ptx::bulk_commit();
+  }
+}
+
+// A cluster-wide barrier of every thread (release, then acquire).
+__device__ __forceinline__ void cluster_sync_all() {
+  cooperative_groups::this_cluster().sync();
+}
+
+#endif  // TRIMM_SM90_DEVICE
+
+template <bool kLower, bool kSplit, typename S>
+__global__ void __launch_bounds__(kThreads, 1)
+    sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
+                            const __grid_constant__ CUtensorMap map_b,
+                            const __grid_constant__ CUtensorMap map_c, Problem16<S> p,
+                            sched::TriangleSchedule s, int64_t batch_offset,
+                            const __grid_constant__ sched::DispatchOrder order) {
+#if TRIMM_SM90_DEVICE
+  // Aligned by pointer arithmetic on the __shared__ array, never through an integer (which would
+  // make every shared access a generic one).
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  SharedStorage& sm = *reinterpret_cast<SharedStorage*>(
+      smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
+  const int tid = threadIdx.x;
+  const int64_t b = batch_offset + blockIdx.y;
+  S* C = p.C + b * p.stride_c;
+  const int64_t units = s.num_units();
+  // kSplit: a cluster of cl.ranks blocks per unit, one unit per cluster (never a persistent
+  // layout), each rank a share of its k stages (sched::RankShare).
+  const cluster_split::ClusterPlace cl =
+      kSplit ? cluster_split::ClusterPlace::of_this_block() : cluster_split::ClusterPlace{};
+  const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
+
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+    ptx::tma_prefetch_descriptor(&map_a);
+    ptx::tma_prefetch_descriptor(&map_b);
+    ptx::tma_prefetch_descriptor(&map_c);
+  }
+  __syncthreads();
+
+  // This rank's stages of unit u: [k_begin, k_begin + steps · kStep).
+  struct Band {
+    int k_begin, steps;
+  };
+  auto band_of = [&](const sched::WorkUnit& u) {
+    const sched::RankShare share(int((u.k_end - u.k_begin + kStep - 1) / kStep), cl.rank,
+                                 cl.ranks);
+    return Band{int(u.k_begin) + share.first * kStep, share.steps};
+  };
+  int64_t x;
+  if (tid >= kConsumerThreads) {
+    if (tid == 32 * kProducerWarp) {
+      // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
+      const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
+      int q0 = 0;
+      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+        const sched::WorkUnit u = s.unit_unsplit(x);
+        const Band band = band_of(u);
+        produce(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za, zb);
+        q0 += band.steps;
+      }
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
+      // shared by a cluster's ranks.
+      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+        const sched::WorkUnit u = s.unit_unsplit(x);
+        if (sched::TriangleSchedule::zeroes_mirror(u))
+          zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
+                                      kLower, kTile,
+                                      cl.rank * kHelperThreads + tid - 32 * (kProducerWarp + 1),
+                                      cl.ranks * kHelperThreads);
+      }
+    }
+    if constexpr (kSplit) {  // the consumers' two cluster barriers count every thread
+      cluster_sync_all();
+      cluster_sync_all();
+    }
+    return;
+  }
+
+  const int wg = tid / 128;
+  int q0 = 0;
+  for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+    const sched::WorkUnit u = s.unit_unsplit(x);
+    const TileCoords tc(u, kLower);
+    const Band band = band_of(u);
+    float acc[64];
+#pragma unroll
+    for (int r = 0; r < 64; ++r) acc[r] = 0.f;
+    mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, band.k_begin, band.steps, q0, wg, tid,
+                                                    acc);
+    q0 += band.steps;
+    const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
+    if constexpr (kSplit) {
+      // The unit is the block's only one: once every rank's consumers are done, every ring is
+      // free to receive.
+      cluster_sync_all();
+      split_push(acc, sm.stage, cl, wg);
+      cluster_sync_all();  // the pushes are visible; nothing touches another block's memory after
+      split_store<kLower>(sm, &map_c, int(b), cl, tc, u.bi == u.bj, direct,
+                          reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tid);
+    } else if (direct) {
+      store_tile_direct<kLower>(reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tc, wg,
+                                u.bi == u.bj, acc);
+    } else {
+      store_tile_tma<kLower, Elem16<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
+    }
+  }
+  // The last TMA stores done before the block exits: their reads of its shared memory (all the
+  // exit needs) and, conservatively, their writes.
+  if (tid % 128 == 0) ptx::bulk_wait_all();
+#else
+  __trap();  // built for sm_90a only; dispatch never launches it elsewhere
+#endif
+}
+
+// --- host -------------------------------------------------------------------------------------
+// A row-major n×n operand of 16-bit elements (rows `ld` apart, batch entries `stride` apart) in
+// boxes of 64 columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer
+// dimension. Out-of-range elements (past n) arrive as zeros.
+template <typename S>
+CUtensorMap make_map(const S* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,
+                     int box_rows) {
+  constexpr CUtensorMapDataType kType = std::is_same_v<S, bfloat16_t>
+                                            ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const bool shared = batch <= 1 || stride == 0;
+  const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(shared ? 1 : batch)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(S),
+                                 cuuint64_t(shared ? ld * n : stride) * sizeof(S)};
+  const cuuint32_t box[3] = {kBoxN, cuuint32_t(box_rows), 1}, elem[3] = {1, 1, 1};
+  CUtensorMap map;
+  const CUresult r = sm90::encode_tiled()(
+      &map, kType, 3, const_cast<S*>(base), dims, strides, box, elem,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError("trimm: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
+                    ") for n = " + std::to_string(n) + ", ld = " + std::to_string(ld));
+  return map;
+}
+
+// A unit's time in stages for its block's list (persistent_order): its k stages plus three for
+// its epilogue and mirror (a 16-bit stage is short). Measured at n = 4096 against 0.25 and 1:
+// 0.0713 against 0.0735 ms (bench/RESULTS.md, session 7).
+double unit_cost(const sched::WorkUnit& u) {
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 3.0;
+}
+
+template <bool kLower, typename S>
+void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, S>;
+  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, S>;
+  constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
+  // Opts in to the shared memory, checks fit.
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
+  const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
+  const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
+  const CUtensorMap map_c = make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, 64);
+  // Never split through C (see the top of this file); where the units leave SMs idle (no
+  // persistent layout), a cluster shares each unit's band.
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+                 [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+                     const sched::DispatchOrder& order) {
+                   int ranks = 1;
+                   if (order.blocks == 0) {
+                     blocks_per_sm<split_kernel>(dev.ordinal, kThreads, smem);  // opts it in
+                     ranks = cluster_ranks<split_kernel>(
+                         int64_t(grid.x) * grid.y, slots, (p.n + kStep - 1) / kStep,
+                         config::kSm90Bf16Split, dev, kThreads, smem, kMaxSplitRanks);
+                   }
+                   if (ranks == 1) {
+                     kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order);
+                     return;
+                   }
+                   const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads, smem,
+                                          ranks, stream);
+                   TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, split_kernel, map_a, map_b, map_c,
+                                                       p, s, b0, order));
+                 });
+}
+
+}  // namespace
+}  // namespace trimm::kernels::sm90_16bit
+
+namespace trimm::kernels {
+
+template <typename T>
+bool tma_compatible_16bit(const Problem16<T>& p) {
+  // TMA: 16-byte aligned bases and row strides (C's too: the epilogue stores through TMA, the
+  // mirror with 16-byte stores). Batch entries must not overlap unless the operand is shared
+  // (stride 0; never C, validate_args). TMA's limits: 32-bit coordinates, strides below 2^40
+  // bytes.
+  constexpr int64_t kMaxStride = (int64_t(1) << 40) / int64_t(sizeof(T));
+  auto batch_ok = [&](int64_t stride, int64_t ld) {
+    return p.batch <= 1 || stride == 0 || (stride >= ld * p.n && stride < kMaxStride);
+  };
+  return rows_16b_aligned(p) && batch_ok(p.stride_a, p.lda) && batch_ok(p.stride_b, p.ldb) &&
+         batch_ok(p.stride_c, p.ldc) && p.n < (int64_t(1) << 31) && p.lda < kMaxStride &&
+         p.ldb < kMaxStride && p.ldc < kMaxStride && p.batch <= INT32_MAX;
+}
+template bool tma_compatible_16bit(const Problem16<half_t>&);
+template bool tma_compatible_16bit(const Problem16<bfloat16_t>&);
+
+void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream) {
+  p.fill == Fill::Lower ? sm90_16bit::launch<true>(p, dev, stream)
+                        : sm90_16bit::launch<false>(p, dev, stream);
+}
+
+void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream) {
+  p.fill == Fill::Lower ? sm90_16bit::launch<true>(p, dev, stream)
+                        : sm90_16bit::launch<false>(p, dev, stream);
+}
+
+}  // namespace trimm::kernels
