@@ -24,12 +24,15 @@ struct RankShare {
 
 // How a kernel family splits: each rank keeps at least min_share stages of the longest band, and
 // the blocks may take up to `waves` waves of slots (a second wave takes the shortest units); but
-// one wave where that alone reaches one_wave_ranks ranks (0: never).
+// one wave where that alone reaches one_wave_ranks ranks (0: never). any_count: clusters of any
+// size (3 included), not only powers of two.
 struct SplitPolicy {
   int min_share, waves, one_wave_ranks = 0;
+  bool any_count = false;
 };
 
-// Blocks per unit for a k split over clusters: a power of two up to max_ranks, while
+// Blocks per unit for a k split over clusters: a power of two (any count, policy.any_count) up to
+// max_ranks, while
 // units · ranks ≤ waves · slots, the longest band (`longest` stages) keeps min_share stages a
 // rank, and fits(ranks) says the device can hold such a cluster. 1 where the units alone fill
 // the slots. Host code.
@@ -40,7 +43,7 @@ int split_ranks(int64_t units, int64_t slots, int64_t longest, SplitPolicy polic
     int r = 1;
     for (int next = 2; next <= max_ranks && units * next <= waves * slots &&
                        longest >= int64_t(policy.min_share) * next && fits(next);
-         next *= 2)
+         next = policy.any_count ? next + 1 : 2 * next)
       r = next;
     return r;
   };

@@ -86,6 +86,18 @@ TEST(SplitRanks, OneWaveWhereItKeepsFourRanks) {
   EXPECT_EQ(split_ranks(21, 132, 24, {2, 2}, 8, any), 8);   // without: two waves
 }
 
+// Any count (sm90_16bit): 1023's 36 units take 3 ranks in one wave (108 blocks) where powers of
+// two stop at 2; 28 units take 4 (5 would be 140 blocks); the band's min_share still bounds it.
+TEST(SplitRanks, AnyCountTakesThree) {
+  auto any = [](int) { return true; };
+  EXPECT_EQ(split_ranks(36, 132, 16, {2, 1, 0, true}, 4, any), 3);
+  EXPECT_EQ(split_ranks(36, 132, 16, {2, 1}, 4, any), 2);
+  EXPECT_EQ(split_ranks(28, 132, 14, {2, 1, 0, true}, 4, any), 4);
+  EXPECT_EQ(split_ranks(10, 132, 8, {2, 1, 0, true}, 8, any), 4);  // 8 stages: 2 a rank
+  EXPECT_EQ(split_ranks(45, 132, 18, {2, 1, 0, true}, 4, any), 2);
+  EXPECT_EQ(split_ranks(36, 132, 16, {2, 1, 0, true}, 4, [](int r) { return r != 3; }), 2);
+}
+
 TEST(SplitRanks, StopsAtTheFirstClusterTheDeviceCannotHold) {
   int asked = 0;
   auto up_to_4 = [&](int r) {

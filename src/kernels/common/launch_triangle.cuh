@@ -111,12 +111,12 @@ struct ClusterLaunch {
 
 // Whether `device` can hold at least one cluster of `blocks` blocks of kKernel (threads,
 // smem bytes of dynamic shared memory each: the size blocks_per_sm opted it in to), queried once
-// per device and cluster size (1, 2, 4 or 8 blocks).
+// per device and cluster size (1 to cluster_split::kMaxRanks blocks).
 template <auto kKernel>
 bool cluster_fits(int device, int blocks, int threads, int smem) {
-  static std::atomic<int> cache[kMaxDevices][4] = {};  // 1 no, 2 yes
-  const int slot = blocks >= 8 ? 3 : blocks >= 4 ? 2 : blocks >= 2 ? 1 : 0;
-  return cached(cache[device][slot], [&] {
+  static std::atomic<int> cache[kMaxDevices][cluster_split::kMaxRanks + 1] = {};  // 1 no, 2 yes
+  if (blocks < 1 || blocks > cluster_split::kMaxRanks) return false;
+  return cached(cache[device][blocks], [&] {
            const ClusterLaunch launch(dim3(unsigned(blocks)), threads, smem, blocks, nullptr);
            int clusters = 0;
            TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));

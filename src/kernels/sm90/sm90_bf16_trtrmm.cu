@@ -22,7 +22,7 @@
 // writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
 // No split tiles through C: the fix-up pass would carry a chunk's partial sum through C, which
 // in 16 bits costs a second rounding. Where the units leave most SMs idle (one problem, n up to
-// ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 or 4 blocks shares
+// ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 to 4 blocks shares
 // each unit's band (kSplit), and their fp32 sums meet in shared memory before C is rounded once
 // (split_push / split_store below).
 #include <cuda.h>
@@ -90,14 +90,20 @@ struct SharedStorage {
 static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
 
 // A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
-// columns (piece 2·wg + bx), belong to the ranks in order, kPieces / ranks each.
+// columns (piece 2·wg + bx), belong to the ranks in order: rank r owns pieces
+// [first_piece(r), first_piece(r + 1)), so piece p is rank p · ranks / kPieces's.
 constexpr int kMaxSplitRanks = 4;
 constexpr int kPieces = kConsumers * (kTile / kBoxN);
-static_assert(kPieces == 4 && kMaxSplitRanks <= kPieces, "2 or 4 ranks own whole pieces");
+static_assert(kPieces == 4 && kMaxSplitRanks <= kPieces, "every rank owns a piece");
+__host__ __device__ constexpr int first_piece(int rank, int ranks) {
+  return (kPieces * rank + ranks - 1) / ranks;
+}
 // Each owner receives every rank's fp32 sums of its pieces (its own included) in its ring:
-// float4 fragments, [rank][piece of the owner's][fragment of 8 in the piece][thread of 128].
-constexpr int kSplitFragments = kPieces * 8 * 128;  // per owner, whatever the ranks
-static_assert(sizeof(SharedStorage::stage) >= kSplitFragments * sizeof(float4),
+// float4 fragments, [rank][piece of the owner's][fragment of 8 in the piece][thread of 128], at
+// most ranks · ceil(kPieces / ranks) pieces' worth (6 for 3 ranks).
+constexpr int kPieceFragments = 8 * 128;
+static_assert(sizeof(SharedStorage::stage) >= 3 * first_piece(1, 3) * kPieceFragments * sizeof(float4) &&
+                  sizeof(SharedStorage::stage) >= 4 * kPieceFragments * sizeof(float4),
               "the ring holds what an owner receives");
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
@@ -320,8 +326,8 @@ __device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords
 }
 
 // --- a cluster's k split -----------------------------------------------------------------------
-// Piece 2·wg + bx belongs to rank (2·wg + bx) / (kPieces / ranks): with 2 ranks, a consumer's 64
-// rows each; with 4, a box each. Fragment v of a consumer thread (accumulators 4v … 4v + 3:
+// Piece 2·wg + bx belongs to rank (2·wg + bx) · ranks / kPieces: with 2 ranks, a consumer's 64
+// rows each; with 3, rank 0 consumer 0's rows and the others a box each; with 4, a box each. Fragment v of a consumer thread (accumulators 4v … 4v + 3:
 // columns 8v + 2t, + 1, of its rows g and g + 8) lies in box v / 8. Once every rank's ring is free
 // (the first cluster barrier), split_push stores each fragment into its owner's ring; once they
 // are all there (the second), split_store adds them up and rounds them into C. That code runs
@@ -332,12 +338,13 @@ __device__ void split_push(const float (&acc)[64], StageBuffers* ring,
                            const cluster_split::ClusterPlace& cl, int wg) {
   cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   float4* buf = reinterpret_cast<float4*>(ring);
-  const int wtid = threadIdx.x % 128, per_rank = kPieces / cl.ranks;
+  const int wtid = threadIdx.x % 128;
 #pragma unroll
   for (int v = 0; v < 16; ++v) {
-    const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece / per_rank;
+    const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece * cl.ranks / kPieces;
+    const int first = first_piece(owner, cl.ranks), count = first_piece(owner + 1, cl.ranks) - first;
     float4* to = cluster.map_shared_rank(buf, owner);
-    to[((cl.rank * per_rank + piece % per_rank) * 8 + v % 8) * 128 + wtid] =
+    to[((cl.rank * count + piece - first) * 8 + v % 8) * 128 + wtid] =
         make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
   }
 }
@@ -350,17 +357,18 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                             const cluster_split::ClusterPlace& cl, const TileCoords& tc,
                             bool diag, bool direct, E* C, int64_t ldc, int64_t n, int ctid) {
   const float4* buf = reinterpret_cast<const float4*>(sm.stage);
-  const int per_rank = kPieces / cl.ranks;
+  const int first = first_piece(cl.rank, cl.ranks);
+  const int count = first_piece(cl.rank + 1, cl.ranks) - first;  // this rank's pieces
 #pragma unroll 1
-  for (int i = ctid; i < per_rank * 8 * 128; i += kConsumerThreads) {
-    const int lp = i / (8 * 128), f = i / 128 % 8, wtid = i % 128;
+  for (int i = ctid; i < count * kPieceFragments; i += kConsumerThreads) {
+    const int lp = i / kPieceFragments, f = i / 128 % 8, wtid = i % 128;
     float4 sum = buf[i];
 #pragma unroll 1
     for (int q = 1; q < cl.ranks; ++q) {
-      const float4 x = buf[q * per_rank * 8 * 128 + i];
+      const float4 x = buf[q * count * kPieceFragments + i];
       sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
     }
-    const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+    const int piece = first + lp, wg = piece / 2, bx = piece % 2;
     const int c = kBoxN * bx + 8 * f + 2 * (wtid % 4);  // the tile's column
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -379,8 +387,8 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
   ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
   ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);
   if (ctid == 0) {
-    for (int lp = 0; lp < per_rank; ++lp) {
-      const int piece = cl.rank * per_rank + lp, wg = piece / 2, bx = piece % 2;
+    for (int piece = first; piece < first + count; ++piece) {
+      const int wg = piece / 2, bx = piece % 2;
       ptx::tma_store_3d(map_c, sm.out[wg].box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
     }
     ptx::bulk_commit();
