@@ -59,11 +59,11 @@ constexpr int64_t kTiny16N = 32;
 // one problem on sm_90 took it up to 832. Since sm90_16bit shares its units' bands over clusters
 // (session 16, forced, two rounds), it beats the small kernel from 768 where TMA can address the
 // operands: 704 11.5 against 11.1, 768 11.2 against 11.9, 832 12.1-12.4 against 13.5; one such
-// problem takes the small kernel up to 736, others up to 832. Batches, and other GPUs (not measured; their shared
-// memory holds fewer turns of 640 k a SM) up to 512 only, take it while its blocks fit one wave
-// of two a SM (what unaligned rows' registers allow; aligned ones fit three up to n = 480 on
-// sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx + triu where taken,
-// and the 128-tile kernels faster where not.
+// problem takes the small kernel up to 736, others up to 832. Batches, and other GPUs (not
+// measured; their shared memory holds fewer turns of 640 k a SM) up to 512 only, take it while
+// its blocks fit one wave of two a SM (what unaligned rows' registers allow; aligned ones fit
+// three up to n = 480 on sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx
+// + triu where taken, and the 128-tile kernels faster where not.
 constexpr int64_t kSmall16N = 832, kSmall16TmaN = 736, kSmall16WaveN = 512,
                   kSmall16BlocksPerSm = 2;
 

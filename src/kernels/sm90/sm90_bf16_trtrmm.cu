@@ -102,9 +102,10 @@ __host__ __device__ constexpr int first_piece(int rank, int ranks) {
 // float4 fragments, [rank][piece of the owner's][fragment of 8 in the piece][thread of 128], at
 // most ranks · ceil(kPieces / ranks) pieces' worth (6 for 3 ranks).
 constexpr int kPieceFragments = 8 * 128;
-static_assert(sizeof(SharedStorage::stage) >= 3 * first_piece(1, 3) * kPieceFragments * sizeof(float4) &&
-                  sizeof(SharedStorage::stage) >= 4 * kPieceFragments * sizeof(float4),
-              "the ring holds what an owner receives");
+constexpr int kMaxOwnerFragments = 3 * first_piece(1, 3) * kPieceFragments;  // 3 ranks: 6 pieces
+static_assert(sizeof(SharedStorage::stage) >= kMaxOwnerFragments * sizeof(float4) &&
+                  kMaxOwnerFragments >= 4 * kPieceFragments,
+              "the ring holds what an owner receives, for 2, 3 or 4 ranks");
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
 // the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
@@ -319,21 +320,22 @@ __device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords
     for (int j = 0; j < 16; ++j) {
       const int64_t c = tc.n0 + 8 * j + 2 * t;
       if (c >= n) continue;
-      put_pair(C, ldc, n, m, c, out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], m, c,
-                                                    diag));
+      put_pair(C, ldc, n, m, c,
+               out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], m, c, diag));
     }
   }
 }
 
 // --- a cluster's k split -----------------------------------------------------------------------
 // Piece 2·wg + bx belongs to rank (2·wg + bx) · ranks / kPieces: with 2 ranks, a consumer's 64
-// rows each; with 3, rank 0 consumer 0's rows and the others a box each; with 4, a box each. Fragment v of a consumer thread (accumulators 4v … 4v + 3:
-// columns 8v + 2t, + 1, of its rows g and g + 8) lies in box v / 8. Once every rank's ring is free
-// (the first cluster barrier), split_push stores each fragment into its owner's ring; once they
-// are all there (the second), split_store adds them up and rounds them into C. That code runs
-// once a block, from cold instruction memory, where each KB of code took ~0.2 µs (a register-
-// indexed sum, unrolled over the fragments, took 1.8 µs; bench/NOTES.md, session 16): one short
-// loop over the owner's fragments in shared memory, by all its consumer threads.
+// rows each; with 3, rank 0 consumer 0's rows and the others a box each; with 4, a box each.
+// Fragment v of a consumer thread (accumulators 4v … 4v + 3: columns 8v + 2t, + 1, of its rows g
+// and g + 8) lies in box v / 8. Once every rank's ring is free (the first cluster barrier),
+// split_push stores each fragment into its owner's ring; once they are all there (the second),
+// split_store adds them up and rounds them into C: one short loop over the owner's fragments in
+// shared memory, by all its consumer threads (a sum in each owner warpgroup's registers, unrolled
+// over the fragments, took 1.8 µs, then the store 0.6; this 1.3-2.0 µs in all: bench/NOTES.md,
+// session 16).
 __device__ void split_push(const float (&acc)[64], StageBuffers* ring,
                            const cluster_split::ClusterPlace& cl, int wg) {
   cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
@@ -342,7 +344,8 @@ __device__ void split_push(const float (&acc)[64], StageBuffers* ring,
 #pragma unroll
   for (int v = 0; v < 16; ++v) {
     const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece * cl.ranks / kPieces;
-    const int first = first_piece(owner, cl.ranks), count = first_piece(owner + 1, cl.ranks) - first;
+    const int first = first_piece(owner, cl.ranks);
+    const int count = first_piece(owner + 1, cl.ranks) - first;
     float4* to = cluster.map_shared_rank(buf, owner);
     to[((cl.rank * count + piece - first) * 8 + v % 8) * 128 + wtid] =
         make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
