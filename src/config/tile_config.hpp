@@ -93,9 +93,10 @@ inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
 // B 64×128), two consumer warpgroups of 64 rows, and a 32 KB staging buffer for C's TMA store.
 // One block per SM (226 KB of shared memory with the barriers and the alignment slack).
 inline constexpr WgmmaTile kSm90Bf16{128, 64, 6, 2};
-// Its k split over clusters of 2 to 4 (sched::split_ranks), where one problem's units leave SMs
-// idle: at least two stages a rank, one wave of blocks, 3 ranks too (n = 897-1024 on 132 SMs:
-// 36 units).
+// Its k split over clusters of 2 to kSm90Bf16SplitRanks (sched::split_ranks), where one problem's
+// units leave SMs idle: at least two stages a rank, one wave of blocks, 3 ranks too (n = 897-1024
+// on 132 SMs: 36 units).
 inline constexpr sched::SplitPolicy kSm90Bf16Split{2, 1, 0, true};
+inline constexpr int kSm90Bf16SplitRanks = 4;
 
 }  // namespace trimm::config

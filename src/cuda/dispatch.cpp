@@ -67,10 +67,25 @@ constexpr int64_t kTiny16N = 32;
 constexpr int64_t kSmall16N = 832, kSmall16TmaN = 736, kSmall16WaveN = 512,
                   kSmall16BlocksPerSm = 2;
 
+// Whether sm90_16bit shares one problem's units over clusters (its launcher's rule: one wave of
+// one block a SM; the clusters taken to fit), which the measurements above had: on 132 SMs, 2-4
+// ranks at n = 737-1400. With an unknown SM count, assumed.
+bool sm90_16bit_splits(int64_t n, int sms) {
+  if (sms <= 0) return true;
+  constexpr int64_t kTile = config::kSm90Bf16.tile, kStep = config::kSm90Bf16.bk;
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if (tiles > sms) return false;  // (and no overflow below)
+  return sched::split_ranks(tiles * (tiles + 1) / 2, sms, (n + kStep - 1) / kStep,
+                            config::kSm90Bf16Split, config::kSm90Bf16SplitRanks,
+                            [](int) { return true; }) > 1;
+}
+
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0) return false;
-  if (cc == 90 && batch == 1 && n <= (tma_ok ? kSmall16TmaN : kSmall16N)) return true;
+  if (cc == 90 && batch == 1 &&
+      (n <= kSmall16TmaN || (n <= kSmall16N && !(tma_ok && sm90_16bit_splits(n, sms)))))
+    return true;
   if (n > kSmall16WaveN) return false;
   const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
   const int64_t slots = kSmall16BlocksPerSm * sms;
@@ -79,9 +94,10 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
 
 // Aligned 16-bit data on sm_90 where sm80_16bit's k split over clusters takes one wave of at
 // least 4 ranks (config::kSm80_16bitSplitAligned; the slots taken as one block per SM): n =
-// 225-896 on 132 SMs. At 256-896 it beats or ties sm90_16bit, 704 aside (13.0 against
-// 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it loses
-// (session 13, both forced in one call). The slots are taken as one block per SM, as the
+// 225-896 on 132 SMs. At 256-896 it beat or tied sm90_16bit, 704 aside (13.0 against
+// 12.5-12.7 µs; 225-255 not compared), and at 128 (2 ranks) and 1024 (2 in one wave) it lost
+// (session 13, both forced in one call), before sm90_16bit had a split of its own (session 16:
+// batches not compared since). The slots are taken as one block per SM, as the
 // launcher finds them at sm80_16bit's registers. Checked after small16_wins, and not for one
 // problem TMA can address (sm90_16bit's own split beats it: 896 11.7-11.8 against 13.2, session
 // 16): one other problem reaches it past n = 832 (833-896 on 132 SMs), batches from smaller n.
@@ -189,7 +205,7 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
   if (small16_wins(cc, n, sms, batch, tma_ok))
     return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
-  if (!(tma_ok && batch == 1) && cluster_split_wins(cc, n, sms, batch))
+  if (!(tma_ok && batch == 1 && sm90_16bit_splits(n, sms)) && cluster_split_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;

@@ -243,6 +243,15 @@ TEST(Dispatch16, ClusterSplitTakesTheBandWhereItFitsOneWave) {
   // 897: 36 units (2 ranks in one wave).
   for (int64_t n : {897, 1024, 4096})
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, "sm90_16bit") << n;
+  // Other SM counts: sm90_16bit's own split decides for one problem TMA can address. 114 SMs:
+  // 896's 28 units split (2 ranks), sm80_16bit's rule (112 blocks of 4 ranks) still holds for
+  // other operands. 16 SMs: 768's 21 units do not split, so the small kernel keeps it; 40 SMs:
+  // 896 splits neither way.
+  EXPECT_STREQ(select16(90, 896, "", true, 114, 1).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 896, "", false, 114, 1).name, "sm80_16bit");
+  EXPECT_STREQ(select16(90, 768, "", true, 16, 1).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 768, "", true, 132, 1).name, "sm90_16bit");
+  EXPECT_STREQ(select16(90, 896, "", true, 40, 1).name, "sm90_16bit");
   // Batches: 512 in 2 problems is 20 units (past the small kernel's wave; 80 blocks of 4 ranks),
   // in 14 140 (2 ranks), 640 in 2 is 30 units (120 blocks of 4 ranks), 768 in 2 is 42 (168).
   EXPECT_STREQ(select16(90, 512, "", true, 132, 2).name, "sm80_16bit");

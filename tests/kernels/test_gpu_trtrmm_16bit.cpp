@@ -404,7 +404,8 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // Off the tile grid and on it. On sm_90, sm80_16bit shares its units at 128…1025 (and in the
 // batches of n = 300) over clusters of 2-8 ranks (cluster_split.cuh): 511 splits them 8 ways.
 // sm90_16bit shares them over 2 ranks at 255-256 and 1025 (and in the batches of 300), 3 at
-// 1000-1024, 4 at 511-640; 255, 511 and 1025 store through registers, the others through TMA.
+// 1000-1024, 4 at 511-640; where n is not a multiple of 8 (255, 511, 1025, the batches of 300)
+// the tiles that hold column n − 1 store through registers, the others through TMA.
 // 31 / 33: either side of dispatch's kTiny16N (sm80_16bit for tiny n in batches that fill a wave).
 // 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
 // (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up

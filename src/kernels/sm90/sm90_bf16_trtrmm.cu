@@ -92,7 +92,7 @@ static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared
 // A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
 // columns (piece 2·wg + bx), belong to the ranks in order: rank r owns pieces
 // [first_piece(r), first_piece(r + 1)), so piece p is rank p · ranks / kPieces's.
-constexpr int kMaxSplitRanks = 4;
+constexpr int kMaxSplitRanks = config::kSm90Bf16SplitRanks;
 constexpr int kPieces = kConsumers * (kTile / kBoxN);
 static_assert(kPieces == 4 && kMaxSplitRanks <= kPieces, "every rank owns a piece");
 __host__ __device__ constexpr int first_piece(int rank, int ranks) {
@@ -564,8 +564,10 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
+                   // A split block runs exactly one unit: only in the schedule's own order, one
+                   // block per unit (a persistent layout or a packed order never splits).
                    int ranks = 1;
-                   if (order.blocks == 0) {
+                   if (order.count == 0) {
                      blocks_per_sm<split_kernel>(dev.ordinal, kThreads, smem);  // opts it in
                      ranks = cluster_ranks<split_kernel>(
                          int64_t(grid.x) * grid.y, slots, (p.n + kStep - 1) / kStep,
