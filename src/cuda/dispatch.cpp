@@ -67,17 +67,22 @@ constexpr int64_t kTiny16N = 32;
 constexpr int64_t kSmall16N = 832, kSmall16TmaN = 736, kSmall16WaveN = 512,
                   kSmall16BlocksPerSm = 2;
 
-// Whether sm90_16bit shares one problem's units over clusters (its launcher's rule: one wave of
-// one block a SM; the clusters taken to fit), which the measurements above had: on 132 SMs, 2-4
-// ranks at n = 737-1400. With an unknown SM count, assumed.
+// The ranks a kernel's k split over clusters takes for `batch` problems of order n (its tile and
+// k step; the launchers' sched::split_ranks under `policy` on one block a SM, every cluster taken
+// to fit); 1 where the tiles outnumber the SMs (sms > 0).
+int split_ranks_at(int64_t n, int64_t batch, int sms, int64_t tile, int64_t step,
+                   sched::SplitPolicy policy, int max_ranks) {
+  const int64_t tiles = (n + tile - 1) / tile;
+  if (tiles > sms) return 1;  // (and no overflow below)
+  return sched::split_ranks(tiles * (tiles + 1) / 2 * batch, sms, (n + step - 1) / step, policy,
+                            max_ranks, [](int) { return true; });
+}
+
+// Whether sm90_16bit shares one problem's units over clusters, which the measurements above had:
+// on 132 SMs, 2-4 ranks at n = 737-1400. With an unknown SM count, assumed.
 bool sm90_16bit_splits(int64_t n, int sms) {
-  if (sms <= 0) return true;
-  constexpr int64_t kTile = config::kSm90Bf16.tile, kStep = config::kSm90Bf16.bk;
-  const int64_t tiles = (n + kTile - 1) / kTile;
-  if (tiles > sms) return false;  // (and no overflow below)
-  return sched::split_ranks(tiles * (tiles + 1) / 2, sms, (n + kStep - 1) / kStep,
-                            config::kSm90Bf16Split, config::kSm90Bf16SplitRanks,
-                            [](int) { return true; }) > 1;
+  return sms <= 0 || split_ranks_at(n, 1, sms, config::kSm90Bf16.tile, config::kSm90Bf16.bk,
+                                    config::kSm90Bf16Split, config::kSm90Bf16SplitRanks) > 1;
 }
 
 bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
@@ -102,16 +107,11 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
 // problem TMA can address (sm90_16bit's own split beats it: 896 11.7-11.8 against 13.2, session
 // 16): one other problem reaches it past n = 832 (833-896 on 132 SMs), batches from smaller n.
 bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
-  constexpr int64_t kTile = config::kSm80_16bit.bm, kStep = config::kSm80_16bit.bk;
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
   if (cc != 90 || sms <= 0 || batch <= 0 || batch > sms) return false;
-  const int64_t tiles = (n + kTile - 1) / kTile;
-  if (tiles > sms) return false;  // (and no overflow below)
-  const int64_t units = tiles * (tiles + 1) / 2 * batch;
-  const int one_wave = sched::split_ranks(units, sms, (n + kStep - 1) / kStep,
-                                          {kPolicy.min_share, 1}, sched::kMaxClusterRanks,
-                                          [](int) { return true; });
-  return one_wave >= kPolicy.one_wave_ranks;
+  return split_ranks_at(n, batch, sms, config::kSm80_16bit.bm, config::kSm80_16bit.bk,
+                        {kPolicy.min_share, 1}, sched::kMaxClusterRanks) >=
+         kPolicy.one_wave_ranks;
 }
 
 const KernelEntry16 kTable16[] = {
