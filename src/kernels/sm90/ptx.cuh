@@ -1,5 +1,6 @@
 // The Hopper (sm_90a) instructions the sm90 kernels use, one thin wrapper each: mbarriers, TMA
-// tensor loads, wgmma and its shared-memory descriptor, the async-proxy fence and setmaxnreg.
+// tensor loads, wgmma and its shared-memory descriptor, the async-proxy fence, setmaxnreg and the
+// cluster's barrier and shared-memory stores.
 // Device code for the sm_90a pass only (callers guard with TRIMM_SM90_DEVICE).
 #pragma once
 
@@ -140,6 +141,25 @@ __device__ __forceinline__ uint64_t desc_mnmajor_sw128(const void* p, uint32_t n
 }
 
 // Waits at a named barrier (ids 1-15; 0 is __syncthreads') for `threads` threads, whole warps.
+// --- clusters (distributed shared memory) ---------------------------------------------------
+// A cluster barrier of every thread that orders nothing: for hand-offs that need no data made
+// visible (the arrive's default release costs a GPU-scope MEMBAR a thread).
+__device__ __forceinline__ void cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;\n" :::
+                   "memory");
+}
+// This block's shared-memory address `local` in cluster block `rank`'s shared memory.
+__device__ __forceinline__ uint32_t map_shared_rank(uint32_t local, int rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(local), "r"(rank));
+  return remote;
+}
+__device__ __forceinline__ void st_cluster(uint32_t remote, float4 v) {
+  asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(remote), "f"(v.x),
+               "f"(v.y), "f"(v.z), "f"(v.w)
+               : "memory");
+}
+
 __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }

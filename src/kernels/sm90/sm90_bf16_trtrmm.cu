@@ -18,8 +18,11 @@
 //   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
 // Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
 // inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
-// four per tile), the consumers overwrite it with zeros in shared memory, fence the generic-proxy
-// writes against the async proxy (wgmma) and meet at a named barrier before the wgmmas.
+// four per tile), by 64×64 block: each consumer zeroes its own rows of A where they lie wholly in
+// the other triangle and masks them where they hold the diagonal, both consumers B's boxes; the
+// generic-proxy writes are fenced against the async proxy (wgmma), then the consumer (A only) or
+// both (B) meet at a named barrier before the wgmmas. Only each row's diagonal chunk is read:
+// 59.5 against 61.5 µs at n = 4096 for masking every element of the crossing stages (session 17).
 // No split tiles through C: the fix-up pass would carry a chunk's partial sum through C, which
 // in 16 bits costs a second rounding. Where the units leave most SMs idle (one problem, n up to
 // ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 to 4 blocks shares
@@ -124,20 +127,12 @@ namespace ptx = sm90::ptx;
 constexpr int kProducerWarp = kConsumerThreads / 32;
 constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
-constexpr int kMaskBarrier = 1;  // named barrier of the consumers on masked stages
-constexpr int kStoreBarrier = 4;  // named barriers of one consumer's epilogue (4, 5)
-static_assert(kStoreBarrier > kMaskBarrier && kStoreBarrier + kConsumers <= 16,
-              "named barriers: 0 is __syncthreads, then the mask's, then one per consumer");
-
-// Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or k < n.
-template <bool kLower>
-__device__ __forceinline__ bool a_zero(int m, int k) {
-  return kLower ? k > m : k < m;
-}
-template <bool kLower>
-__device__ __forceinline__ bool b_zero(int k, int n) {
-  return kLower ? k < n : k > n;
-}
+constexpr int kMaskBarrier = 1;    // named barrier of both consumers on stages that mask B
+constexpr int kMaskWgBarrier = 2;  // one consumer's, on stages that mask only its A (2, 3)
+constexpr int kStoreBarrier = 4;   // named barriers of one consumer's epilogue (4, 5)
+static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier + kConsumers &&
+                  kStoreBarrier + kConsumers <= 16,
+              "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
 
 // --- producer: one thread, kStages loads ahead ------------------------------------------------
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
@@ -156,46 +151,70 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUten
   }
 }
 
-// Clears the 16-bit halves of a word (element 2i is the low half) whose flag is set.
-__device__ __forceinline__ uint32_t clear_halves(uint32_t w, bool lo, bool hi) {
-  return w & ((lo ? 0u : 0x0000FFFFu) | (hi ? 0u : 0xFFFF0000u));
+// --- structural zeros ------------------------------------------------------------------------
+// A stage meets A's tile in two 64×64 blocks (a consumer's 64 rows each against the stage's 64 k)
+// and B's in two (the stage's k against a box of 64 columns). Units are whole tiles (their band
+// starts on a tile), so each block lies wholly in the inputs' referenced triangle (Kept), wholly
+// in the other one (Zero), or exactly on the diagonal. Structural zeros: A(m, k) with k < m (upper)
+// or k > m (lower), B(k, n) with k > n or k < n. off: the stage's first k minus the block's
+// first row (A) or column (B), a multiple of 64.
+enum class Block { Kept, Zero, Diagonal };
+template <bool kLower>
+__device__ __forceinline__ Block a_block(int off) {
+  if (off == 0) return Block::Diagonal;
+  return (off > 0) != kLower ? Block::Kept : Block::Zero;  // upper keeps k >= m
+}
+template <bool kLower>
+__device__ __forceinline__ Block b_block(int off) {
+  if (off == 0) return Block::Diagonal;
+  return (off > 0) == kLower ? Block::Kept : Block::Zero;  // upper keeps k <= n
 }
 
-// --- structural zeros of one stage, by the 256 consumer threads (ctid) ------------------------
-// Whatever the inputs' other triangle holds becomes +0 before any wgmma reads the stage.
+// A block in shared memory: 64 rows of 8 chunks of 16 bytes, row r's chunk p holding its elements
+// 8·(p ^ r % 8) … + 7 (the 128-byte swizzle). tid of `threads` (128 or 256) share the work.
+constexpr int kBlockChunks = kStep * kBoxN / 8;
+static_assert(kStep == 64 && kBoxN == 64, "blocks of 64×64: a diagonal element per row");
+
+// Wholly in the other triangle: +0 throughout, written blind.
+__device__ __forceinline__ void zero_block(uint16_t* block, int tid, int threads) {
+  for (int c = tid; c < kBlockChunks; c += threads)
+    reinterpret_cast<uint4*>(block)[c] = make_uint4(0u, 0u, 0u, 0u);
+}
+
+// On the diagonal: element e of row r is structural where e < r (kBelow: upper A, upper B, whose
+// zeros A(m, k < m) and B(k > n, n) both lie left of the row's diagonal element) or e > r. The
+// chunks off the diagonal are zeroed blind or left alone (a predicated store, no branch); only
+// row r's diagonal chunk, r / 8, is read and masked, by one thread a row.
+template <bool kBelow>
+__device__ __forceinline__ void mask_diagonal_block(uint16_t* block, int tid, int threads) {
+  uint4* chunks = reinterpret_cast<uint4*>(block);
+  for (int c = tid; c < kBlockChunks; c += threads) {
+    const int r = c / 8, lc = (c % 8) ^ (r % 8);
+    if (kBelow ? lc < r / 8 : lc > r / 8) chunks[c] = make_uint4(0u, 0u, 0u, 0u);
+  }
+#pragma unroll 1
+  for (int r = tid; r < kStep; r += threads) {
+    uint4& q = chunks[8 * r + ((r / 8) ^ (r % 8))];
+    const int z = r % 8;  // the diagonal element's place in its chunk
+    // Word w holds elements 2w (low half) and 2w + 1: each kept where it is not structural.
+    auto keep = [&](int w) {
+      const bool lo = kBelow ? 2 * w >= z : 2 * w <= z;
+      const bool hi = kBelow ? 2 * w + 1 >= z : 2 * w + 1 <= z;
+      return (lo ? 0x0000FFFFu : 0u) | (hi ? 0xFFFF0000u : 0u);
+    };
+    uint4 v = q;
+    v.x &= keep(0), v.y &= keep(1), v.z &= keep(2), v.w &= keep(3);
+    q = v;
+  }
+}
+
+// A block of A or B, as its Block says.
 template <bool kLower>
-__device__ void zero_structural(StageBuffers& st, const TileCoords& tc, int k0, bool mask_a,
-                                bool mask_b, int ctid) {
-  constexpr int kChunksA = kTile * kStep / 8;  // 16-byte chunks of 8 elements
-  constexpr int kChunksB = kStep * kTile / 8;
-  if (mask_a) {
-#pragma unroll 4
-    for (int c = ctid; c < kChunksA; c += kConsumerThreads) {
-      const int r = c / (kStep / 8), k = k0 + 8 * ((c % (kStep / 8)) ^ (r % 8));
-      const int m = tc.m0 + r;
-      uint4& q = reinterpret_cast<uint4*>(st.a)[c];
-      uint4 v = q;
-      v.x = clear_halves(v.x, a_zero<kLower>(m, k + 0), a_zero<kLower>(m, k + 1));
-      v.y = clear_halves(v.y, a_zero<kLower>(m, k + 2), a_zero<kLower>(m, k + 3));
-      v.z = clear_halves(v.z, a_zero<kLower>(m, k + 4), a_zero<kLower>(m, k + 5));
-      v.w = clear_halves(v.w, a_zero<kLower>(m, k + 6), a_zero<kLower>(m, k + 7));
-      q = v;
-    }
-  }
-  if (mask_b) {
-#pragma unroll 4
-    for (int c = ctid; c < kChunksB; c += kConsumerThreads) {
-      const int box = c / (kStep * kBoxN / 8), r = (c / (kBoxN / 8)) % kStep;
-      const int k = k0 + r, n = tc.n0 + box * kBoxN + 8 * ((c % (kBoxN / 8)) ^ (r % 8));
-      uint4& q = reinterpret_cast<uint4*>(st.b)[c];
-      uint4 v = q;
-      v.x = clear_halves(v.x, b_zero<kLower>(k, n + 0), b_zero<kLower>(k, n + 1));
-      v.y = clear_halves(v.y, b_zero<kLower>(k, n + 2), b_zero<kLower>(k, n + 3));
-      v.z = clear_halves(v.z, b_zero<kLower>(k, n + 4), b_zero<kLower>(k, n + 5));
-      v.w = clear_halves(v.w, b_zero<kLower>(k, n + 6), b_zero<kLower>(k, n + 7));
-      q = v;
-    }
-  }
+__device__ __forceinline__ void mask_block(uint16_t* block, Block blk, int tid, int threads) {
+  if (blk == Block::Zero)
+    zero_block(block, tid, threads);
+  else if (blk == Block::Diagonal)
+    mask_diagonal_block<!kLower>(block, tid, threads);
 }
 
 // --- consumer mainloop ------------------------------------------------------------------------
@@ -211,13 +230,26 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
     ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
-    // Block-uniform: does the stage's k range cross A's or B's diagonal?
-    const bool mask_a = kLower ? k0 + kStep - 1 > tc.m0 : k0 < tc.m0 + kTile - 1;
-    const bool mask_b = kLower ? k0 < tc.n0 + kTile - 1 : k0 + kStep - 1 > tc.n0;
-    if (mask_a || mask_b) {
-      zero_structural<kLower>(st, tc, k0, mask_a, mask_b, ctid);
+    // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
+    const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
+    const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
+    if (edge_a || edge_b) {
+      // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
+      // wgmmas of a Zero block instead would put them in a branch: ptxas then serializes every
+      // wgmma, C7520.)
+      const Block a = a_block<kLower>(k0 - (tc.m0 + 64 * wg));
+      mask_block<kLower>(st.a + 64 * wg * kStep, a, ctid % 128, 128);
+      // B's two boxes, read by both consumers.
+      if (edge_b) {
+        mask_block<kLower>(st.b, b_block<kLower>(k0 - tc.n0), ctid, kConsumerThreads);
+        mask_block<kLower>(st.b + kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - kBoxN), ctid,
+                           kConsumerThreads);
+      }
       ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
-      ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // both halves of A and B done
+      if (edge_b)
+        ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // B's boxes (and A) done
+      else
+        ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);  // this consumer's rows of A done
     }
 #pragma unroll
     for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
@@ -331,30 +363,32 @@ __device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords
 // rows each; with 3, rank 0 consumer 0's rows and the others a box each; with 4, a box each.
 // Fragment v of a consumer thread (accumulators 4v … 4v + 3: columns 8v + 2t, + 1, of its rows g
 // and g + 8) lies in box v / 8. Once every rank's ring is free (the first cluster barrier),
-// split_push stores each fragment into its owner's ring; once they are all there (the second),
-// split_store adds them up and rounds them into C: one short loop over the owner's fragments in
-// shared memory, by all its consumer threads (a sum in each owner warpgroup's registers, unrolled
-// over the fragments, took 1.8 µs, then the store 0.6; this 1.3-2.0 µs in all: bench/NOTES.md,
-// session 16).
+// split_push stores each fragment into its owner's ring (st.shared::cluster); once they are all
+// there (the second), split_store adds them up and rounds them into C, by all the owner's
+// consumer threads. The first barrier is relaxed: it hands over rings the wgmmas no longer read,
+// with no data to publish (the default release costs every thread a GPU-scope fence).
 __device__ void split_push(const float (&acc)[64], StageBuffers* ring,
                            const cluster_split::ClusterPlace& cl, int wg) {
-  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  float4* buf = reinterpret_cast<float4*>(ring);
+  const uint32_t base = shared_address(ring);
   const int wtid = threadIdx.x % 128;
 #pragma unroll
   for (int v = 0; v < 16; ++v) {
     const int piece = (kTile / kBoxN) * wg + v / 8, owner = piece * cl.ranks / kPieces;
     const int first = first_piece(owner, cl.ranks);
     const int count = first_piece(owner + 1, cl.ranks) - first;
-    float4* to = cluster.map_shared_rank(buf, owner);
-    to[((cl.rank * count + piece - first) * 8 + v % 8) * 128 + wtid] =
-        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
+    const uint32_t local =
+        base + 16u * uint32_t(((cl.rank * count + piece - first) * 8 + v % 8) * 128 + wtid);
+    ptx::st_cluster(ptx::map_shared_rank(local, owner),
+                    make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]));
   }
 }
 
 // This rank's pieces: every rank's fragments added in rank order (the same sum whichever rank
 // owns the piece), rounded, and stored: staged for TMA as store_tile_tma does, or (direct)
-// straight to C. ctid: the consumer thread, of kConsumerThreads.
+// straight to C. ctid: the consumer thread, of kConsumerThreads. Thread ctid takes fragments
+// f = ctid / 128 + 2j (j < 4) of pushing thread wtid = ctid % 128 in every owned piece, so that
+// its rows and column pairs are fixed and its loads independent (a loop over flat indices spent
+// ~100 instructions a fragment on index arithmetic: 1.1-2.2 µs, bench/NOTES.md session 17).
 template <bool kLower, typename E>
 __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                             const cluster_split::ClusterPlace& cl, const TileCoords& tc,
@@ -362,27 +396,35 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
   const float4* buf = reinterpret_cast<const float4*>(sm.stage);
   const int first = first_piece(cl.rank, cl.ranks);
   const int count = first_piece(cl.rank + 1, cl.ranks) - first;  // this rank's pieces
+  const int rank_stride = count * kPieceFragments;                 // one pushing rank's share
+  const int wtid = ctid % 128, f0 = ctid / 128, t = wtid % 4;
+  const int r0 = 16 * (wtid / 32) + (wtid % 32) / 4;  // the warpgroup's rows r0 and r0 + 8
 #pragma unroll 1
-  for (int i = ctid; i < count * kPieceFragments; i += kConsumerThreads) {
-    const int lp = i / kPieceFragments, f = i / 128 % 8, wtid = i % 128;
-    float4 sum = buf[i];
-#pragma unroll 1
-    for (int q = 1; q < cl.ranks; ++q) {
-      const float4 x = buf[q * count * kPieceFragments + i];
-      sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
-    }
+  for (int lp = 0; lp < count; ++lp) {
     const int piece = first + lp, wg = piece / 2, bx = piece % 2;
-    const int c = kBoxN * bx + 8 * f + 2 * (wtid % 4);  // the tile's column
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int r = 16 * (wtid / 32) + (wtid % 32) / 4 + 8 * h;  // the warpgroup's row
-      const int64_t m = tc.m0 + 64 * wg + r, nc = tc.n0 + c;
-      const uint32_t v = out_pair<kLower, E>(h ? sum.z : sum.x, h ? sum.w : sum.y, m, nc, diag);
-      if (direct) {
-        if (m < n && nc < n) put_pair(C, ldc, n, m, nc, v);
-      } else {
-        const int chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
-        *reinterpret_cast<uint32_t*>(&sm.out[wg].box[bx][r * kBoxN + chunk * 8 + c % 8]) = v;
+    for (int j = 0; j < 4; ++j) {
+      const int f = f0 + 2 * j, i = (lp * 8 + f) * 128 + wtid;
+      float4 sum = buf[i];
+#pragma unroll
+      for (int q = 1; q < kMaxSplitRanks; ++q) {
+        if (q < cl.ranks) {
+          const float4 x = buf[q * rank_stride + i];
+          sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+        }
+      }
+      const int c = kBoxN * bx + 8 * f + 2 * t;  // the tile's column
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = r0 + 8 * h;
+        const int64_t m = tc.m0 + 64 * wg + r, nc = tc.n0 + c;
+        const uint32_t v = out_pair<kLower, E>(h ? sum.z : sum.x, h ? sum.w : sum.y, m, nc, diag);
+        if (direct) {
+          if (m < n && nc < n) put_pair(C, ldc, n, m, nc, v);
+        } else {
+          const int chunk = f ^ (r % 8);  // the 128-byte swizzle
+          *reinterpret_cast<uint32_t*>(&sm.out[wg].box[bx][r * kBoxN + chunk * 8 + c % 8]) = v;
+        }
       }
     }
   }
@@ -495,8 +537,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
     if constexpr (kSplit) {
       // The unit is the block's only one: once every rank's consumers are done, every ring is
-      // free to receive.
-      cluster_sync_all();
+      // free to receive. Relaxed: the wgmmas' reads are retired (wait 0); nothing to release.
+      ptx::cluster_sync_relaxed();
       split_push(acc, sm.stage, cl, wg);
       cluster_sync_all();  // the pushes are visible; nothing touches another block's memory after
       split_store<kLower>(sm, &map_c, int(b), cl, tc, u.bi == u.bj, direct,
