@@ -102,6 +102,11 @@ struct TriangleSchedule {
     return compute_unit(UnitKind::Whole, int(idx), int(idx) + d);
   }
 
+  // unit(idx) by unit_unsplit's walk where nothing is split, else by unit()'s search.
+  TRIMM_HD WorkUnit unit_quick(int64_t idx) const {
+    return split_d >= tiles ? unit_unsplit(idx) : unit(idx);
+  }
+
   // The split tiles, which the fix-up pass visits: f in [0, num_fixup_tiles()).
   TRIMM_HD int64_t num_fixup_tiles() const {
     int64_t c = 0;

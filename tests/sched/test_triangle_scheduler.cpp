@@ -125,6 +125,14 @@ TEST(TriangleSchedule, ClosedFormDecodeMatchesTheWalkEverywhere) {
       for (int64_t idx = 0;; ++idx) {
         const WorkUnit want = unit_by_walk(s, idx);
         const WorkUnit got = s.unit(idx);
+        if (want.bi >= 0) {
+          const WorkUnit quick = s.unit_quick(idx);
+          ASSERT_EQ(quick.bi, want.bi) << tiles << " " << split_d << " " << idx;
+          ASSERT_EQ(quick.bj, want.bj) << tiles << " " << split_d << " " << idx;
+          ASSERT_EQ(quick.k_begin, want.k_begin) << tiles << " " << split_d << " " << idx;
+          ASSERT_EQ(quick.k_end, want.k_end) << tiles << " " << split_d << " " << idx;
+          ASSERT_EQ(int(quick.kind), int(want.kind)) << tiles << " " << split_d << " " << idx;
+        }
         ASSERT_EQ(int(got.kind), int(want.kind)) << tiles << " " << split_d << " " << idx;
         ASSERT_EQ(got.bi, want.bi) << tiles << " " << split_d << " " << idx;
         ASSERT_EQ(got.bj, want.bj) << tiles << " " << split_d << " " << idx;

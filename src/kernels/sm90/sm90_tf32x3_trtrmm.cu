@@ -522,7 +522,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       int q0 = 0;
       int64_t x;
       for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit(x);
+        const sched::WorkUnit u = s.unit_quick(x);
         if (produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin),
                            steps_of(u), q0, zx, zy, p.gate))
           break;
@@ -533,7 +533,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The mirror tiles, in C's other triangle, are this block's to zero.
       int64_t x;
       for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit(x);
+        const sched::WorkUnit u = s.unit_quick(x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
@@ -548,7 +548,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   int q0 = 0;
   int64_t x;
   for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-    const sched::WorkUnit u = s.unit(x);
+    const sched::WorkUnit u = s.unit_quick(x);
     const TileCoords tc(u, kLower);
     const int k_begin = int(u.k_begin), steps = steps_of(u);
     float acc[64], part[64];
