@@ -60,13 +60,14 @@ constexpr int64_t kTiny16N = 32;
 // (session 16, forced, two rounds), it beats the small kernel from 768 where TMA can address the
 // operands: 704 11.5 against 11.1, 768 11.2 against 11.9, 832 12.1-12.4 against 13.5; and with
 // its cheaper structural zeros and split epilogue (session 17, forced, two rounds) from 704:
-// 640 9.8 against 9.8, 704 10.4-10.5 against 11.2, 736 10.5 against 11.5. One such problem takes
-// the small kernel up to 672, others up to 832. Batches, and other GPUs (not
+// 640 9.8 against 9.8, 704 10.4-10.5 against 11.2, 736 10.5 against 11.5; and past 640 the
+// small kernel's band takes a second turn of 640 k (672: 10.9 µs, 0.95× GemmEx + triu). One such
+// problem takes the small kernel up to 640, others up to 832. Batches, and other GPUs (not
 // measured; their shared memory holds fewer turns of 640 k a SM) up to 512 only, take it while
 // its blocks fit one wave of two a SM (what unaligned rows' registers allow; aligned ones fit
 // three up to n = 480 on sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx
 // + triu where taken, and the 128-tile kernels faster where not.
-constexpr int64_t kSmall16N = 832, kSmall16TmaN = 672, kSmall16WaveN = 512,
+constexpr int64_t kSmall16N = 832, kSmall16TmaN = 640, kSmall16WaveN = 512,
                   kSmall16BlocksPerSm = 2;
 
 // The ranks a kernel's k split over clusters takes for `batch` problems of order n (its tile and
@@ -81,7 +82,7 @@ int split_ranks_at(int64_t n, int64_t batch, int sms, int64_t tile, int64_t step
 }
 
 // Whether sm90_16bit shares one problem's units over clusters, which the measurements above had:
-// on 132 SMs, 2-4 ranks wherever it is taken (n = 673-1400). With an unknown SM count, assumed.
+// on 132 SMs, 2-4 ranks wherever it is taken (n = 641-1400). With an unknown SM count, assumed.
 bool sm90_16bit_splits(int64_t n, int sms) {
   return sms <= 0 || split_ranks_at(n, 1, sms, config::kSm90Bf16.tile, config::kSm90Bf16.bk,
                                     config::kSm90Bf16Split, config::kSm90Bf16SplitRanks) > 1;

@@ -185,13 +185,13 @@ TEST(Dispatch16, WgmmaOnHopperMmaSyncElsewhere) {
 }
 
 // Small n: sm80_16bit_small wherever the 128-tile kernels' units do not fill a wave (one
-// problem on sm_90 whatever its waves), up to n = 672 on sm_90 where TMA can address the operands
-// (sm90_16bit's cluster split from 673, session 17), 832 where it cannot, and 512 elsewhere
+// problem on sm_90 whatever its waves), up to n = 640 on sm_90 where TMA can address the operands
+// (sm90_16bit's cluster split from 641, session 17), 832 where it cannot, and 512 elsewhere
 // (sessions 14-15).
 TEST(Dispatch16, SmallNTakesTheSmallKernel) {
-  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 672, 673, 704,
+  for (int64_t n : {1, 8, 32, 33, 64, 128, 255, 256, 449, 512, 513, 600, 640, 641, 672, 704,
                     736, 768, 832}) {
-    const char* want = n <= 672 ? "sm80_16bit_small" : "sm90_16bit";
+    const char* want = n <= 640 ? "sm80_16bit_small" : "sm90_16bit";
     EXPECT_STREQ(select16(90, n, "").name, want) << n;
     EXPECT_STREQ(select16(90, n, "", true, 132, 1).name, want) << n;
     EXPECT_STREQ(select16(90, n, "", false, 132, 1).name, "sm80_16bit_small") << n;
