@@ -61,6 +61,11 @@ namespace {
 
 constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
+// A cluster's k split keeps fewer loads in flight: at n = 1024, 4 of the 6 slots ran 11.9 µs
+// against 12.45 (its blocks all start at once, and a block's first stage arrives sooner), while
+// the persistent kernel at 4096 wants all 6 (58.2 against 59.0-59.9 µs with 4; session 17).
+constexpr int kSplitRing = config::kSm90Bf16SplitStages;
+static_assert(kSplitRing >= 2 && kSplitRing <= kStages, "the split's ring is part of the ring");
 constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
 constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kHelperThreads = 96;  // warps 9-11
@@ -134,13 +139,15 @@ static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier +
                   kStoreBarrier + kConsumers <= 16,
               "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
 
-// --- producer: one thread, kStages loads ahead ------------------------------------------------
+// --- producer: one thread, kRing loads ahead --------------------------------------------------
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
+// kRing: the ring's depth in use, kStages or (a cluster's k split) kSplitRing.
+template <int kRing>
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                         const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb) {
   for (int it = 0; it < steps; ++it) {
-    const int q = q0 + it, s = q % kStages;
-    if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
+    const int q = q0 + it, s = q % kRing;
+    if (q >= kRing) ptx::mbar_wait(&sm.empty[s], ((q / kRing) & 1) ^ 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
     ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
@@ -222,12 +229,12 @@ __device__ __forceinline__ void mask_block(uint16_t* block, Block blk, int tid, 
 // commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
 // the tensor cores always have the next group queued. The last stage's slot is freed once its
 // group is retired, at the end. q0: as for produce.
-template <bool kLower, bool kBf16>
+template <bool kLower, bool kBf16, int kRing>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                          int steps, int q0, int wg, int ctid, float (&acc)[64]) {
   for (int it = 0; it < steps; ++it) {
-    const int q = q0 + it, s = q % kStages;
-    ptx::mbar_wait(&sm.full[s], (q / kStages) & 1);
+    const int q = q0 + it, s = q % kRing;
+    ptx::mbar_wait(&sm.full[s], (q / kRing) & 1);
     StageBuffers& st = sm.stage[s];
     const int k0 = k_begin + it * kStep;
     // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
@@ -266,13 +273,13 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
     ptx::wgmma_commit();
     if (it > 0) {
       ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
-      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
     }
   }
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kStages]);
+  if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kRing]);
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
@@ -492,6 +499,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     return Band{int(u.k_begin) + share.first * kStep, share.steps};
   };
   int64_t x;
+  constexpr int kRing = kSplit ? kSplitRing : kStages;
   if (tid >= kConsumerThreads) {
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
@@ -500,7 +508,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
         const sched::WorkUnit u = s.unit_unsplit(x);
         const Band band = band_of(u);
-        produce(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za, zb);
+        produce<kRing>(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za,
+                       zb);
         q0 += band.steps;
       }
     } else if (tid >= 32 * (kProducerWarp + 1)) {
@@ -531,8 +540,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     float acc[64];
 #pragma unroll
     for (int r = 0; r < 64; ++r) acc[r] = 0.f;
-    mainloop<kLower, std::is_same_v<S, bfloat16_t>>(sm, tc, band.k_begin, band.steps, q0, wg, tid,
-                                                    acc);
+    mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps, q0,
+                                                           wg, tid, acc);
     q0 += band.steps;
     const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
     if constexpr (kSplit) {
