@@ -61,8 +61,9 @@ constexpr int64_t kTiny16N = 32;
 // operands: 704 11.5 against 11.1, 768 11.2 against 11.9, 832 12.1-12.4 against 13.5; and with
 // its cheaper structural zeros and split epilogue (session 17, forced, two rounds) from 704:
 // 640 9.8 against 9.8, 704 10.4-10.5 against 11.2, 736 10.5 against 11.5; and past 640 the
-// small kernel's band takes a second turn of 640 k (672: 10.9 µs, 0.95× GemmEx + triu). One such
-// problem takes the small kernel up to 640, others up to 832. Batches, and other GPUs (not
+// small kernel's band takes a second turn of 640 k (672: 10.9 µs, 0.95× GemmEx + triu), where
+// sm90_16bit ran 656-688 at 10.0-10.5 µs (1.01-1.06×, anchored, two rounds). One such problem
+// takes the small kernel up to 640, others up to 832. Batches, and other GPUs (not
 // measured; their shared memory holds fewer turns of 640 k a SM) up to 512 only, take it while
 // its blocks fit one wave of two a SM (what unaligned rows' registers allow; aligned ones fit
 // three up to n = 480 on sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx

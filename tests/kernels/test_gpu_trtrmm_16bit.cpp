@@ -409,9 +409,10 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // 31 / 33: either side of dispatch's kTiny16N (sm80_16bit for tiny n in batches that fill a wave).
 // 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
 // (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up
-// in turns; 65-96 give odd numbers of 32-k tiles a turn.
-const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,  33,   64,   127,  128,  129,
-                                     255, 256, 511, 512, 640, 1000, 1024, 1025, 4097};
+// in turns; 65-96 give odd numbers of 32-k tiles a turn. 704: dispatch's choice past the small
+// kernel (sm90_16bit from 641 on sm_90, 4 ranks).
+const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,  33,  64,   127,  128,  129,
+                                     255, 256, 511, 512, 640, 704, 1000, 1024, 1025, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};

@@ -140,10 +140,10 @@ __device__ __forceinline__ uint64_t desc_mnmajor_sw128(const void* p, uint32_t n
          (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
 }
 
-// Waits at a named barrier (ids 1-15; 0 is __syncthreads') for `threads` threads, whole warps.
 // --- clusters (distributed shared memory) ---------------------------------------------------
-// A cluster barrier of every thread that orders nothing: for hand-offs that need no data made
-// visible (the arrive's default release costs a GPU-scope MEMBAR a thread).
+// A cluster barrier of every thread (whole, converged warps: .aligned) that orders no memory
+// access: for hand-offs whose accesses before it are already complete (the arrive's default
+// release costs each thread a MEMBAR.ALL.GPU in the SASS).
 __device__ __forceinline__ void cluster_sync_relaxed() {
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;\n" :::
                    "memory");
@@ -160,6 +160,7 @@ __device__ __forceinline__ void st_cluster(uint32_t remote, float4 v) {
                : "memory");
 }
 
+// Waits at a named barrier (ids 1-15; 0 is __syncthreads') for `threads` threads, whole warps.
 __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }

@@ -14,7 +14,8 @@
 //     (and its slot freed on mbarrier `empty`) while the current one runs; the epilogue rounds
 //     the warpgroup's 64 rows into shared memory and one thread stores them with TMA, so that
 //     the consumers start the next unit while C is written (−12 % at n = 4096, session 9);
-//   WG2 warp 8: TMA producer (one thread) into a kStages ring, completion on mbarrier `full`;
+//   WG2 warp 8: TMA producer (one thread) into a ring of kStages (a cluster's k split: of
+//     kSplitRing), completion on mbarrier `full`;
 //   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
 // Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
 // inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
@@ -63,7 +64,8 @@ constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
 // A cluster's k split keeps fewer loads in flight: at n = 1024, 4 of the 6 slots ran 11.9 µs
 // against 12.45 (its blocks all start at once, and a block's first stage arrives sooner), while
-// the persistent kernel at 4096 wants all 6 (58.2 against 59.0-59.9 µs with 4; session 17).
+// the persistent kernel at 4096 wants all 6 (58.2 against 59.0-59.9 µs with 4; session 17,
+// call 9: times at 4096 move ~1 µs between calls).
 constexpr int kSplitRing = config::kSm90Bf16SplitStages;
 static_assert(kSplitRing >= 2 && kSplitRing <= kStages, "the split's ring is part of the ring");
 constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
@@ -160,9 +162,11 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUten
 
 // --- structural zeros ------------------------------------------------------------------------
 // A stage meets A's tile in two 64×64 blocks (a consumer's 64 rows each against the stage's 64 k)
-// and B's in two (the stage's k against a box of 64 columns). Units are whole tiles (their band
-// starts on a tile), so each block lies wholly in the inputs' referenced triangle (Kept), wholly
-// in the other one (Zero), or exactly on the diagonal. Structural zeros: A(m, k) with k < m (upper)
+// and B's in two (the stage's k against a box of 64 columns). Units are whole tiles, their rows
+// and columns start at multiples of 128, and every stage (a cluster rank's share included) starts
+// a whole number of 64-k stages into a band that starts on a tile, so each block lies wholly in
+// the inputs' referenced triangle (Kept), wholly in the other one (Zero), or exactly on the
+// diagonal. Structural zeros: A(m, k) with k < m (upper)
 // or k > m (lower), B(k, n) with k > n or k < n. off: the stage's first k minus the block's
 // first row (A) or column (B), a multiple of 64.
 enum class Block { Kept, Zero, Diagonal };
@@ -546,7 +550,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
     if constexpr (kSplit) {
       // The unit is the block's only one: once every rank's consumers are done, every ring is
-      // free to receive. Relaxed: the wgmmas' reads are retired (wait 0); nothing to release.
+      // free to receive. Relaxed: this thread's accesses to its ring are complete (the wgmmas'
+      // reads retired by wait 0, the mask stores read by those wgmmas), so none needs ordering
+      // before the other ranks' pushes; the warps have reconverged after the mainloop's
+      // lane-0 arrive.
       ptx::cluster_sync_relaxed();
       split_push(acc, sm.stage, cl, wg);
       cluster_sync_all();  // the pushes are visible; nothing touches another block's memory after
