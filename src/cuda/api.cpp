@@ -165,15 +165,15 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
   return {fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
 }
 
-const dispatch::KernelEntry16& select16(const kernels::Problem16<half_t>& p,
+template <typename T>
+const dispatch::KernelEntry16& select16(const kernels::Problem16<T>& p,
                                         const kernels::DeviceInfo& dev, const Options& o) {
+  // The small kernel's occupancy for p (cached: one query per device, form and turn length),
+  // where dispatch chooses and the kernel can run.
+  const int small_per_sm =
+      o.kernel.empty() && dev.cc >= 80 ? kernels::sm80_16bit_small_blocks_per_sm(p, dev) : 0;
   return dispatch::select16(dev.cc, p.n, o.kernel, kernels::tma_compatible_16bit(p), dev.sms,
-                            p.batch);
-}
-const dispatch::KernelEntry16& select16(const kernels::Problem16<bfloat16_t>& p,
-                                        const kernels::DeviceInfo& dev, const Options& o) {
-  return dispatch::select16(dev.cc, p.n, o.kernel, kernels::tma_compatible_16bit(p), dev.sms,
-                            p.batch);
+                            p.batch, small_per_sm);
 }
 
 void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<half_t>& p,

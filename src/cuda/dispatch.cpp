@@ -66,8 +66,10 @@ constexpr int64_t kTiny16N = 32;
 // takes the small kernel up to 640, others up to 832. Batches, and other GPUs (not
 // measured; their shared memory holds fewer turns of 640 k a SM) up to 512 only, take it while
 // its blocks fit one wave of two a SM (what unaligned rows' registers allow; aligned ones fit
-// three up to n = 480 on sm_90): n = 64-256 in 4 or 16 problems 1.19-1.34× GemmStridedBatchedEx
-// + triu where taken, and the 128-tile kernels faster where not.
+// three up to n = 480 on sm_90), or of fewer where a SM holds fewer (the launch's occupancy:
+// sm_86/89's 100 KB of shared memory hold one turn of 512 k, not two): n = 64-256 in 4 or 16
+// problems 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels faster
+// where not.
 constexpr int64_t kSmall16N = 832, kSmall16TmaN = 640, kSmall16WaveN = 512,
                   kSmall16BlocksPerSm = 2;
 
@@ -89,7 +91,8 @@ bool sm90_16bit_splits(int64_t n, int sms) {
                                     config::kSm90Bf16Split, config::kSm90Bf16SplitRanks) > 1;
 }
 
-bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
+bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok,
+                  int small_blocks_per_sm) {
   constexpr int64_t kTile = config::kSm80_16bitSmall.tile;
   if (cc < 80 || batch <= 0) return false;
   if (cc == 90 && batch == 1 &&
@@ -97,7 +100,10 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
     return true;
   if (n > kSmall16WaveN) return false;
   const int64_t blocks = sched::small_tiles((n + kTile - 1) / kTile);
-  const int64_t slots = kSmall16BlocksPerSm * sms;
+  const int64_t per_sm = small_blocks_per_sm > 0
+                             ? std::min<int64_t>(small_blocks_per_sm, kSmall16BlocksPerSm)
+                             : kSmall16BlocksPerSm;
+  const int64_t slots = per_sm * sms;
   return sms <= 0 ? batch == 1 : batch <= slots && blocks * batch <= slots;
 }
 
@@ -205,9 +211,9 @@ const KernelEntry16* table16_begin() { return std::begin(kTable16); }
 const KernelEntry16* table16_end() { return std::end(kTable16); }
 
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok, int sms,
-                              int64_t batch) {
+                              int64_t batch, int small_blocks_per_sm) {
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
-  if (small16_wins(cc, n, sms, batch, tma_ok))
+  if (small16_wins(cc, n, sms, batch, tma_ok, small_blocks_per_sm))
     return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
   if (!(tma_ok && batch == 1 && sm90_16bit_splits(n, sms)) && cluster_split_wins(cc, n, sms, batch))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");

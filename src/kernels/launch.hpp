@@ -82,6 +82,11 @@ void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, St
 void launch_sm80_16bit_small(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit_small(const Problem16<bfloat16_t>& p, const DeviceInfo& dev,
                              Stream stream);
+// How many of sm80_16bit_small's blocks for p a multiprocessor of dev holds at once (its turn's
+// shared memory, the registers of the form p's alignment takes), queried once per device, form
+// and turn length. dev.cc >= 80.
+int sm80_16bit_small_blocks_per_sm(const Problem16<half_t>& p, const DeviceInfo& dev);
+int sm80_16bit_small_blocks_per_sm(const Problem16<bfloat16_t>& p, const DeviceInfo& dev);
 void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 

@@ -215,6 +215,14 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 512, "", true, 0, 2).name, "sm90_16bit");  // SM count unknown
   EXPECT_STREQ(select16(90, 512, "", true, 132, 0).name, "sm90_16bit");  // no problem: no rule
   EXPECT_STREQ(select16(90, 64, "", true, 132, int64_t(1) << 40).name, "sm90_16bit");
+  // The blocks a SM holds, where the launch's occupancy says fewer than two (sm_86/89 hold one
+  // turn of 512 k): 512's 136 blocks do not fit 128 SMs. More than two count as two (the rule's
+  // measured wave): 8 problems of 256 still do not fit.
+  EXPECT_STREQ(select16(89, 512, "", true, 128, 1).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(89, 512, "", true, 128, 1, 1).name, "sm80_16bit");
+  EXPECT_STRNE(select16(90, 256, "", true, 132, 7, 1).name, "sm80_16bit_small");
+  EXPECT_STREQ(select16(90, 256, "", true, 132, 7, 2).name, "sm80_16bit_small");
+  EXPECT_STRNE(select16(90, 256, "", true, 132, 8, 3).name, "sm80_16bit_small");
   // Past the small rule, tiny n: sm80_16bit at the launch floor (session 11). Below sm_80 no
   // 16-bit kernel runs, and the error says so rather than naming the small kernel.
   try {

@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -257,6 +258,9 @@ __global__ void __launch_bounds__(kThreads)
 #endif
 }
 
+// The launch's turn for order n: the whole band up to kBand k, in whole tiles.
+int turn_of(int64_t n) { return int(std::min<int64_t>(kBand, (n + kT - 1) / kT * kT)); }
+
 template <typename S, bool kVec>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm80_16bit_small_kernel<S, kVec>;
@@ -266,7 +270,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   if (tiles > INT32_MAX)  // (then n < 2^21: the kernel's int coordinates hold)
     throw InvalidArgument("kernel = 'sm80_16bit_small': n = " + std::to_string(p.n) +
                           " has more tiles than one grid holds");
-  const int band = int(std::min<int64_t>(kBand, t * kT));
+  const int band = turn_of(p.n);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const dim3 grid(unsigned(tiles), unsigned(std::min(kMaxGridY, p.batch - b0)));
@@ -275,13 +279,36 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   }
 }
 
+template <typename S, bool kVec>
+int blocks_per_sm_at(const Problem16<S>& p, const DeviceInfo& dev) {
+  constexpr auto kernel = sm80_16bit_small_kernel<S, kVec>;
+  blocks_per_sm<kernel>(dev.ordinal, kThreads, kMaxSmem);  // opts it in, as launch does
+  const int band = std::max(kT, turn_of(p.n));  // (n = 0 launches nothing: any turn)
+  static std::atomic<int> cache[kMaxDevices][kBand / kT + 1] = {};  // by turn length / kT
+  return cached(cache[dev.ordinal][band / kT], [&] {
+    int v = 0;
+    TRIMM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, kThreads, smem_bytes(band)));
+    return v;
+  });
+}
+
 // Vectors for A and B where their row starts are all 16-byte aligned (C is stored in pairs
 // whatever its alignment).
 template <typename S>
+bool vectors(const Problem16<S>& p) {
+  return rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
+         rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch);
+}
+
+template <typename S>
 void launch_any(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  const bool vec = rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
-                   rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch);
-  vec ? launch<S, true>(p, dev, stream) : launch<S, false>(p, dev, stream);
+  vectors(p) ? launch<S, true>(p, dev, stream) : launch<S, false>(p, dev, stream);
+}
+
+template <typename S>
+int blocks_per_sm_any(const Problem16<S>& p, const DeviceInfo& dev) {
+  return vectors(p) ? blocks_per_sm_at<S, true>(p, dev) : blocks_per_sm_at<S, false>(p, dev);
 }
 
 }  // namespace
@@ -296,6 +323,14 @@ void launch_sm80_16bit_small(const Problem16<half_t>& p, const DeviceInfo& dev, 
 void launch_sm80_16bit_small(const Problem16<bfloat16_t>& p, const DeviceInfo& dev,
                              Stream stream) {
   sm80_16bit_small::launch_any(p, dev, stream);
+}
+
+int sm80_16bit_small_blocks_per_sm(const Problem16<half_t>& p, const DeviceInfo& dev) {
+  return sm80_16bit_small::blocks_per_sm_any(p, dev);
+}
+
+int sm80_16bit_small_blocks_per_sm(const Problem16<bfloat16_t>& p, const DeviceInfo& dev) {
+  return sm80_16bit_small::blocks_per_sm_any(p, dev);
 }
 
 }  // namespace trimm::kernels
