@@ -32,10 +32,9 @@ struct SplitPolicy {
 };
 
 // Blocks per unit for a k split over clusters: a power of two (any count, policy.any_count) up to
-// max_ranks, while
-// units · ranks ≤ waves · slots, the longest band (`longest` stages) keeps min_share stages a
-// rank, and fits(ranks) says the device can hold such a cluster. 1 where the units alone fill
-// the slots. Host code.
+// max_ranks, while units · ranks ≤ waves · slots, the longest band (`longest` stages) keeps
+// min_share stages a rank, and fits(ranks) says the device can hold such a cluster. 1 where the
+// units alone fill the slots. Host code.
 template <class Fits>
 int split_ranks(int64_t units, int64_t slots, int64_t longest, SplitPolicy policy, int max_ranks,
                 Fits&& fits) {

@@ -166,9 +166,8 @@ __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUten
 // and columns start at multiples of 128, and every stage (a cluster rank's share included) starts
 // a whole number of 64-k stages into a band that starts on a tile, so each block lies wholly in
 // the inputs' referenced triangle (Kept), wholly in the other one (Zero), or exactly on the
-// diagonal. Structural zeros: A(m, k) with k < m (upper)
-// or k > m (lower), B(k, n) with k > n or k < n. off: the stage's first k minus the block's
-// first row (A) or column (B), a multiple of 64.
+// diagonal. Structural zeros: A(m, k) with k < m (upper) or k > m (lower), B(k, n) with k > n or
+// k < n. off: the stage's first k minus the block's first row (A) or column (B), a multiple of 64.
 enum class Block { Kept, Zero, Diagonal };
 template <bool kLower>
 __device__ __forceinline__ Block a_block(int off) {
@@ -287,6 +286,12 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
+// The staged word holding elements e and e + 1 (e even) of chunk f of row r in box bx, through
+// the swizzle: columns 64·bx + 8·f + e and the next.
+__device__ __forceinline__ uint32_t& staged_pair(OutBuffer& ob, int bx, int r, int f, int e) {
+  return *reinterpret_cast<uint32_t*>(&ob.box[bx][r * kBoxN + (f ^ (r % 8)) * 8 + e]);
+}
+
 // Accumulator 4j + 2h + e of lane (g, t) in warp q of warpgroup wg holds C(m, n) with
 // m = m0 + 64·wg + r, r = 16·q + g + 8h, and n = n0 + c, c = 8j + 2t + e. Each thread rounds
 // pairs of adjacent columns to the type (nearest even). diag: the tile straddles the diagonal,
@@ -324,8 +329,8 @@ __device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int 
     const int r = 16 * q + g + 8 * h;
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
-      const int c = 8 * j + 2 * t, chunk = ((c % kBoxN) / 8) ^ (r % 8);  // the 128-byte swizzle
-      *reinterpret_cast<uint32_t*>(&ob.box[c / kBoxN][r * kBoxN + chunk * 8 + c % 8]) =
+      const int c = 8 * j + 2 * t;
+      staged_pair(ob, c / kBoxN, r, (c % kBoxN) / 8, c % 8) =
           out_pair<kLower, E>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], tc.m0 + 64 * wg + r,
                               tc.n0 + c, diag);
     }
@@ -433,8 +438,7 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
         if (direct) {
           if (m < n && nc < n) put_pair(C, ldc, n, m, nc, v);
         } else {
-          const int chunk = f ^ (r % 8);  // the 128-byte swizzle
-          *reinterpret_cast<uint32_t*>(&sm.out[wg].box[bx][r * kBoxN + chunk * 8 + c % 8]) = v;
+          staged_pair(sm.out[wg], bx, r, f, c % 8) = v;
         }
       }
     }
