@@ -14,6 +14,7 @@
 #                                          test_gpu_16bit, and run these first)
 #   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
+#   VAR_ROUNDS=3                          (rounds of the whole bench; default 2)
 #   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
 #                                         (instead of VAR_KERNELS/VAR_ARGS: one timed run per
 #                                          argument list, each at VAR_SIZES)
@@ -81,7 +82,7 @@ build() {  # source dir, build dir, targets
   else
     for k in ${VAR_KERNELS:-sm90_tf32x3}; do runs+=("--kernel $k ${VAR_ARGS:-}"); done
   fi
-  for round in 1 2; do
+  for round in $(seq "${VAR_ROUNDS:-2}"); do
     for v in "${names[@]}"; do
       for args in "${runs[@]}"; do
         printf "round %s  %-16s " "$round" "$v"
