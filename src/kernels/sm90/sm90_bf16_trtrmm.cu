@@ -604,11 +604,12 @@ CUtensorMap make_map(const S* base, int64_t n, int64_t ld, int64_t stride, int64
   return map;
 }
 
-// A unit's time in stages for its block's list (persistent_order): its k stages plus three for
-// its epilogue and mirror (a 16-bit stage is short). Measured at n = 4096 against 0.25 and 1:
-// 0.0713 against 0.0735 ms (bench/RESULTS.md, session 7).
+// A unit's time in stages for its block's list (persistent_order): its k stages plus seven for
+// its epilogue, its masked stages and the pipeline's turn (a 16-bit stage is short). Blocks with
+// more units ended later at n = 4096 (session 18's per-block probe); weights 3/5/7/9/12 measured:
+// 7 best at 3072-5120 (4096 59.6 -> 59.0 us, 5120 103.1 -> 101.4; bench/RESULTS.md session 18).
 double unit_cost(const sched::WorkUnit& u) {
-  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 3.0;
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 7.0;
 }
 
 template <bool kLower, typename S>
