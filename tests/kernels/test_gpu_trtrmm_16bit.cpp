@@ -410,9 +410,11 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
 // (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up
 // in turns; 65-96 give odd numbers of 32-k tiles a turn. 704: dispatch's choice past the small
-// kernel (sm90_16bit from 641 on sm_90, 4 ranks).
-const std::vector<int64_t> kSizes = {1,   2,   3,   17,  31,  33,  64,   127,  128,  129,
-                                     255, 256, 511, 512, 640, 704, 1000, 1024, 1025, 4097};
+// kernel (sm90_16bit from 641 on sm_90, 4 ranks). 3072 and 4097: sm90_16bit's persistent blocks
+// (2-3 and 4-5 units each), whose epilogues overlap the next unit's first stage, through TMA
+// (3072) and through registers in the last tile column (4097).
+const std::vector<int64_t> kSizes = {1,   2,   3,   17,   31,   33,   64,   127,  128,  129, 255,
+                                     256, 511, 512, 640, 704, 1000, 1024, 1025, 3072, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};

@@ -47,6 +47,7 @@
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "kernels/sm90/launch_registers.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.cuh"
 #include "sched/triangle_scheduler.hpp"
@@ -71,11 +72,18 @@ static_assert(kSplitRing >= 2 && kSplitRing <= kStages, "the split's ring is par
 constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
 constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kHelperThreads = 96;  // warps 9-11
+// Registers per thread of the unsplit kernel: at launch (one block per SM), then after
+// setmaxnreg, which moves them from warpgroup 2 to the consumers' two accumulator sets
+// (consume_units). Each SM sub-partition hosts one warp of each warpgroup.
+constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
 constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
 constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
 static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
               "consumers, then the producer warp, then the helper warps");
 static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64, N 128");
+static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
+static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
+              "setmaxnreg hands on only what the producer warpgroup gives up");
 static_assert(kStep == kBoxN, "a stage of A is one TMA box: k spans one 128-byte row");
 static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
 static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
@@ -228,58 +236,79 @@ __device__ __forceinline__ void mask_block(uint16_t* block, Block blk, int tid, 
 }
 
 // --- consumer mainloop ------------------------------------------------------------------------
-// acc (64 m × 128 n of warpgroup wg) = Σ over the unit's stages. Stage it's four wgmmas are one
-// commit group; once it is issued, the group of stage it-1 is waited for and its slot freed, so
-// the tensor cores always have the next group queued. The last stage's slot is freed once its
-// group is retired, at the end. q0: as for produce.
+// Stage q (its k range from k0) of warpgroup wg's 64 m × 128 n: waits for its data, masks its
+// structural zeros, and issues its four wgmmas into acc as one commit group. accumulate = 0 for a
+// unit's first stage: its first wgmma overwrites acc, which needs no zeroing. q counts the stages
+// this block ran before (the ring and its phases continue across units).
+template <bool kLower, bool kBf16, int kRing>
+__device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords& tc, int k0, int q,
+                                            int wg, int ctid, int accumulate, float (&acc)[64]) {
+  const int s = q % kRing;
+  ptx::mbar_wait(&sm.full[s], (q / kRing) & 1);
+  StageBuffers& st = sm.stage[s];
+  // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
+  const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
+  const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
+  if (edge_a || edge_b) {
+    // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
+    // wgmmas of a Zero block instead would put them in a branch: ptxas then serializes every
+    // wgmma, C7520.)
+    const Block a = a_block<kLower>(k0 - (tc.m0 + 64 * wg));
+    mask_block<kLower>(st.a + 64 * wg * kStep, a, ctid % 128, 128);
+    // B's two boxes, read by both consumers.
+    if (edge_b) {
+      mask_block<kLower>(st.b, b_block<kLower>(k0 - tc.n0), ctid, kConsumerThreads);
+      mask_block<kLower>(st.b + kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - kBoxN), ctid,
+                         kConsumerThreads);
+    }
+    ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+    if (edge_b)
+      ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // B's boxes (and A) done
+    else
+      ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);  // this consumer's rows of A done
+  }
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kStep / kWgmmaK; ++kk) {
+    // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
+    // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
+    // are the next box (LBO).
+    const uint64_t da = ptx::desc_kmajor_sw128(st.a + (64 * wg) * kStep + kWgmmaK * kk);
+    const uint64_t db = ptx::desc_mnmajor_sw128(st.b + kWgmmaK * kk * kBoxN, kBoxBytes);
+    ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, kk == 0 ? accumulate : 1);
+  }
+  ptx::wgmma_commit();
+}
+
+// Once the stage after it is issued: stage q's group has read its operands, and its slot is free
+// (the tensor cores always have the next group queued).
+template <int kRing>
+__device__ __forceinline__ void retire_stage(SharedStorage& sm, int q) {
+  ptx::wgmma_wait<1>();
+  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
+}
+
+// The last stage issued (q): its group retired (acc final), its slot freed.
+template <int kRing>
+__device__ __forceinline__ void drain(SharedStorage& sm, int q, float (&acc)[64]) {
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
+}
+
+// acc (64 m × 128 n of warpgroup wg) = Σ over a cluster rank's `steps` stages of the unit, from
+// stage q0 of the block's ring.
 template <bool kLower, bool kBf16, int kRing>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
                                          int steps, int q0, int wg, int ctid, float (&acc)[64]) {
   for (int it = 0; it < steps; ++it) {
-    const int q = q0 + it, s = q % kRing;
-    ptx::mbar_wait(&sm.full[s], (q / kRing) & 1);
-    StageBuffers& st = sm.stage[s];
-    const int k0 = k_begin + it * kStep;
-    // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
-    const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
-    const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
-    if (edge_a || edge_b) {
-      // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
-      // wgmmas of a Zero block instead would put them in a branch: ptxas then serializes every
-      // wgmma, C7520.)
-      const Block a = a_block<kLower>(k0 - (tc.m0 + 64 * wg));
-      mask_block<kLower>(st.a + 64 * wg * kStep, a, ctid % 128, 128);
-      // B's two boxes, read by both consumers.
-      if (edge_b) {
-        mask_block<kLower>(st.b, b_block<kLower>(k0 - tc.n0), ctid, kConsumerThreads);
-        mask_block<kLower>(st.b + kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - kBoxN), ctid,
-                           kConsumerThreads);
-      }
-      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
-      if (edge_b)
-        ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);  // B's boxes (and A) done
-      else
-        ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);  // this consumer's rows of A done
-    }
-#pragma unroll
-    for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kStep / kWgmmaK; ++kk) {
-      // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
-      // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
-      // are the next box (LBO).
-      const uint64_t da = ptx::desc_kmajor_sw128(st.a + (64 * wg) * kStep + kWgmmaK * kk);
-      const uint64_t db = ptx::desc_mnmajor_sw128(st.b + kWgmmaK * kk * kBoxN, kBoxBytes);
-      ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, 1);
-    }
-    ptx::wgmma_commit();
-    if (it > 0) {
-      ptx::wgmma_wait<1>();  // stage it-1's group has read its operands
-      if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
-    }
+    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, q0 + it, wg, ctid, 1, acc);
+    if (it > 0) retire_stage<kRing>(sm, q0 + it - 1);
   }
-  ptx::wgmma_wait<0>();
+  ptx::wgmma_wait<0>();  // unconditional: a wait in a branch serializes the wgmmas (C7518)
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
   if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kRing]);
@@ -455,6 +484,69 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
   }
 }
 
+// The consumers of the unsplit kernel, over the block's units: a unit's C is rounded and stored
+// while the tensor cores run the next unit's first stage. Units alternate between two sets of
+// accumulators (the loop unrolled by two, so that each set is named statically), and a unit's
+// epilogue comes right after the next unit's first group is issued and its own last group retired.
+template <bool kLower, typename S>
+__device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+                                              Elem16<S>* C, int64_t ldc, int64_t n,
+                                              const sched::TriangleSchedule& s,
+                                              sched::BlockUnits& w, int ctid) {
+  constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
+  const int wg = ctid / 128;
+  float acc[2][64];
+  int64_t x;
+  if (!w.next(x)) return;
+  // The unit whose C waits in the other set, and the stages issued so far.
+  sched::WorkUnit done = s.unit_unsplit(x);
+  int q = 0;
+  auto stages = [&](const sched::WorkUnit& u, int from, float (&a)[64]) {
+    const TileCoords tc(u, kLower);
+    const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);  // >= 1
+    for (int it = from; it < steps; ++it) {
+      issue_stage<kLower, kBf16, kStages>(sm, tc, int(u.k_begin) + it * kStep, q + it, wg, ctid,
+                                          1, a);
+      retire_stage<kStages>(sm, q + it - 1);
+    }
+    q += steps;
+  };
+  auto store = [&](const float (&a)[64]) {
+    const TileCoords tc(done, kLower);
+    const bool diag = done.bi == done.bj;
+    if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
+      store_tile_direct<kLower>(C, ldc, n, tc, wg, diag, a);
+    else
+      store_tile_tma<kLower, Elem16<S>>(sm, map_c, zc, tc, wg, diag, a);
+  };
+  // The first unit: no epilogue to overlap.
+  issue_stage<kLower, kBf16, kStages>(sm, TileCoords(done, kLower), int(done.k_begin), q, wg, ctid,
+                                      0, acc[0]);
+  stages(done, 1, acc[0]);
+  auto unit = [&](auto parity) {
+    constexpr int P = decltype(parity)::value;
+    float(&cur)[64] = acc[P];
+    float(&prev)[64] = acc[1 - P];
+    if (!w.next(x)) {
+      drain<kStages>(sm, q - 1, prev);
+      store(prev);
+      return false;
+    }
+    const sched::WorkUnit u = s.unit_unsplit(x);
+    issue_stage<kLower, kBf16, kStages>(sm, TileCoords(u, kLower), int(u.k_begin), q, wg, ctid, 0,
+                                        cur);
+    retire_stage<kStages>(sm, q - 1);  // the previous unit's last group: prev is final
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
+    store(prev);
+    done = u;
+    stages(u, 1, cur);
+    return true;
+  };
+  while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
+  }
+}
+
 // A cluster-wide barrier of every thread (release, then acquire).
 __device__ __forceinline__ void cluster_sync_all() {
   cooperative_groups::this_cluster().sync();
@@ -509,6 +601,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   int64_t x;
   constexpr int kRing = kSplit ? kSplitRing : kStages;
   if (tid >= kConsumerThreads) {
+    if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
@@ -539,35 +632,34 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  const int wg = tid / 128;
-  int q0 = 0;
-  for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-    const sched::WorkUnit u = s.unit_unsplit(x);
-    const TileCoords tc(u, kLower);
-    const Band band = band_of(u);
-    float acc[64];
+  if constexpr (!kSplit) {
+    ptx::setmaxnreg_inc<kConsumerRegs>();
+    sched::BlockUnits w(order, units, first_block, blocks);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
+                             w, tid);
+  } else {
+    // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
+    // with an `if`, C7515), its share of the band.
+    const int wg = tid / 128;
+    for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
+      const sched::WorkUnit u = s.unit_unsplit(x);
+      const TileCoords tc(u, kLower);
+      const Band band = band_of(u);
+      float acc[64];
 #pragma unroll
-    for (int r = 0; r < 64; ++r) acc[r] = 0.f;
-    mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps, q0,
-                                                           wg, tid, acc);
-    q0 += band.steps;
-    const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;  // the same for the whole block
-    if constexpr (kSplit) {
-      // The unit is the block's only one: once every rank's consumers are done, every ring is
-      // free to receive. Relaxed: this thread's accesses to its ring are complete (the wgmmas'
-      // reads retired by wait 0, the mask stores read by those wgmmas), so none needs ordering
-      // before the other ranks' pushes; the warps have reconverged after the mainloop's
-      // lane-0 arrive.
+      for (int r = 0; r < 64; ++r) acc[r] = 0.f;  // a rank's share may be empty
+      mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps, 0,
+                                                             wg, tid, acc);
+      const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;
+      // Once every rank's consumers are done, every ring is free to receive. Relaxed: this
+      // thread's accesses to its ring are complete (the wgmmas' reads retired by wait 0, the
+      // mask stores read by those wgmmas), so none needs ordering before the other ranks'
+      // pushes; the warps have reconverged after the mainloop's lane-0 arrive.
       ptx::cluster_sync_relaxed();
       split_push(acc, sm.stage, cl, wg);
       cluster_sync_all();  // the pushes are visible; nothing touches another block's memory after
       split_store<kLower>(sm, &map_c, int(b), cl, tc, u.bi == u.bj, direct,
                           reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tid);
-    } else if (direct) {
-      store_tile_direct<kLower>(reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, tc, wg,
-                                u.bi == u.bj, acc);
-    } else {
-      store_tile_tma<kLower, Elem16<S>>(sm, &map_c, int(b), tc, wg, u.bi == u.bj, acc);
     }
   }
   // The last TMA stores done before the block exits: their reads of its shared memory (all the
@@ -617,6 +709,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, S>;
   constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, S>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
+  sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_16bit");
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);

@@ -41,6 +41,7 @@
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
+#include "kernels/sm90/launch_registers.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.cuh"
 #include "sched/triangle_scheduler.hpp"
@@ -612,22 +613,6 @@ CUtensorMap make_map(const float* base, int64_t n, int64_t ld, int64_t stride, i
   return map;
 }
 
-// setmaxnreg hands the consumers exactly what warpgroup 2 gives up, which adds up only if the
-// kernel was built with kLaunchRegs registers; with fewer (another toolkit, -G, -maxrregcount),
-// setmaxnreg.inc would wait forever. Checked once per process, before the first launch.
-template <auto kKernel>
-void check_launch_registers() {
-  static const int regs = [] {
-    cudaFuncAttributes a{};
-    TRIMM_CUDA_CHECK(cudaFuncGetAttributes(&a, kKernel));
-    return a.numRegs;
-  }();
-  if (regs != kLaunchRegs)
-    throw CudaError("trimm: the sm90 TF32 kernels were built with " + std::to_string(regs) +
-                    " registers per thread, expected " + std::to_string(kLaunchRegs) +
-                    " (its setmaxnreg budget depends on it)");
-}
-
 // A unit's time in stages for the packing (launch_over_triangle): its k stages plus
 // kUnitOverhead for the epilogue's store (0.25 and 3 measured no different, session 7).
 // (Mode::Dense: units weigh the same; its persistent grid takes them in the schedule's order.)
@@ -640,7 +625,7 @@ template <bool kLower, bool kSplit, Mode kMode>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
-  check_launch_registers<kernel>();
+  check_launch_registers<kernel, kLaunchRegs>("sm90 TF32");
   const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
   const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
   const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
