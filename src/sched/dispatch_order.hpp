@@ -25,6 +25,9 @@ struct DispatchOrder {
   static constexpr uint16_t kHole = 0xFFFF;  // a persistent layout's "no more units"
   int count = 0;   // entries in `unit`; 0: the schedule's own order
   int blocks = 0;  // > 0: a persistent layout for a grid of that many blocks (persistent_order)
+  // With count 0, for a schedule without split tiles: > 0 takes the units in bands of that many
+  // diagonals (TriangleSchedule::unit_banded, for L2), 0 diagonal by diagonal (unit_unsplit).
+  int band = 0;
   uint16_t unit[kMaxUnits] = {};
   // Entry x: the unit of block x in an index order; in a persistent layout, entry i·blocks + b is
   // block b's i-th unit, or -1 where block b has fewer (its holes come last).
@@ -38,6 +41,11 @@ struct DispatchOrder {
 // Passed by value beside two 128-byte tensor maps and the problem: CUDA's classic 4 KB of kernel
 // parameters must hold them all.
 static_assert(sizeof(DispatchOrder) <= 2560, "kernel parameters: keep the order within 2.5 KB");
+
+// The unit of index x (BlockUnits') in a schedule without split tiles, as the order decodes it.
+TRIMM_HD WorkUnit unsplit_unit(const TriangleSchedule& s, const DispatchOrder& o, int64_t x) {
+  return o.band > 0 ? s.unit_banded(x, o.band) : s.unit_unsplit(x);
+}
 
 // The units block b of a grid of g blocks computes, in order: entries b, b + g, b + 2g, ... up to
 // the order's extent or its first hole. One unit per block where g covers the units; a block's

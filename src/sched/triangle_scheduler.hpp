@@ -102,6 +102,38 @@ struct TriangleSchedule {
     return compute_unit(UnitKind::Whole, int(idx), int(idx) + d);
   }
 
+  // unit_unsplit's tiles in bands of `band` diagonals, the longest band first, and within a band
+  // row by row, each row's tiles longest first (band = 1 is unit_unsplit's order). Blocks that
+  // run at once then share rows of A (a row's tiles) and columns of B (a column meets a band in
+  // `band` rows), and L2 keeps what the next ones read; diagonal by diagonal, neighbouring tiles
+  // share neither. For schedules without split tiles; band >= 1. At most tiles / band + band
+  // steps.
+  TRIMM_HD WorkUnit unit_banded(int64_t idx, int band) const {
+    int hi = tiles - 1;  // the band's longest diagonal
+    for (;;) {
+      const int lo = hi - band + 1 > 0 ? hi - band + 1 : 0;
+      const int64_t count = diag_sum(lo, hi);
+      if (idx < count || lo == 0) {
+        // Rows 0 .. tiles-1-hi hold all w diagonals; the later ones w-1, w-2, ... 1.
+        const int w = hi - lo + 1;
+        const int64_t full = int64_t(tiles - hi) * w;
+        int i, r;
+        if (idx < full) {
+          i = int(idx / w), r = int(idx % w);
+        } else {
+          idx -= full;
+          i = tiles - hi;
+          for (int c = w - 1; c > 0 && idx >= c; --c) idx -= c, ++i;
+          r = int(idx);
+        }
+        const int top = hi < tiles - 1 - i ? hi : tiles - 1 - i;  // the row's longest diagonal
+        return compute_unit(UnitKind::Whole, i, i + top - r);
+      }
+      idx -= count;
+      hi = lo - 1;
+    }
+  }
+
   // unit(idx) by unit_unsplit's walk where nothing is split, else by unit()'s search.
   TRIMM_HD WorkUnit unit_quick(int64_t idx) const {
     return split_d >= tiles ? unit_unsplit(idx) : unit(idx);

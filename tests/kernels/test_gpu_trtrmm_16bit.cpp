@@ -433,6 +433,20 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
     });
 
+// Past the persistent layouts (more units than sched::DispatchOrder holds, n > 5760): sm90_16bit
+// runs one block a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889: the
+// last tile column through registers; 6144: all through TMA.
+INSTANTIATE_TEST_SUITE_P(
+    Banded, GpuTrtrmm16,
+    ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                       ::testing::Values(std::string("sm90_16bit")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(5889), int64_t(6144))),
+    [](const auto& info) {
+      return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
+             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
+    });
+
 // --- batches --------------------------------------------------------------------------------
 using BatchParam = std::tuple<Type, Fill, int64_t>;
 class GpuTrtrmm16Batched : public ::testing::TestWithParam<BatchParam>, public test::Seeded {

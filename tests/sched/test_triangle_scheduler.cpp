@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -197,6 +198,44 @@ TEST(TriangleSchedule, UnsplitDecodeMatchesTheSearch) {
         ASSERT_EQ(got.k_begin, want.k_begin) << tiles << " " << dense << " " << idx;
         ASSERT_EQ(got.k_end, want.k_end) << tiles << " " << dense << " " << idx;
       }
+    }
+}
+
+// unit_banded: every tile exactly once with unit_unsplit's band of k; bands of diagonals,
+// longest first; within a band, rows top to bottom and each row longest first; band 1 is
+// unit_unsplit's order.
+TEST(TriangleSchedule, BandedDecodeCoversEveryTileOnceBandByBand) {
+  for (int tiles = 1; tiles <= 60; ++tiles)
+    for (int band = 1; band <= 20; ++band) {
+      const TriangleSchedule s =
+          make_schedule(int64_t(tiles) * 128 - 3, 128, 64, 132, false, /*split=*/false);
+      std::vector<int> seen(size_t(tiles) * size_t(tiles), 0);
+      int last_band = INT_MAX, last_bi = -1, last_d = INT_MAX;
+      for (int64_t idx = 0; idx < s.num_units(); ++idx) {
+        const WorkUnit u = s.unit_banded(idx, band);
+        ASSERT_TRUE(u.bi >= 0 && u.bi <= u.bj && u.bj < tiles)
+            << tiles << " " << band << " " << idx;
+        ASSERT_EQ(int(u.kind), int(UnitKind::Whole));
+        ASSERT_EQ(u.k_begin, s.band_begin(u.bi));
+        ASSERT_EQ(u.k_end, s.band_end(u.bj));
+        ++seen[size_t(u.bi) * size_t(tiles) + size_t(u.bj)];
+        const int d = u.bj - u.bi, b = (tiles - 1 - d) / band;  // the band holding diagonal d
+        ASSERT_GE(b, last_band == INT_MAX ? 0 : last_band) << tiles << " " << band << " " << idx;
+        if (b == last_band) {
+          ASSERT_GE(u.bi, last_bi) << tiles << " " << band << " " << idx;
+          if (u.bi == last_bi) ASSERT_LT(d, last_d) << tiles << " " << band << " " << idx;
+        }
+        last_band = b, last_bi = u.bi, last_d = d;
+        if (band == 1) {
+          const WorkUnit w = s.unit_unsplit(idx);
+          ASSERT_EQ(w.bi, u.bi) << tiles << " " << idx;
+          ASSERT_EQ(w.bj, u.bj) << tiles << " " << idx;
+        }
+      }
+      for (int i = 0; i < tiles; ++i)
+        for (int j = 0; j < tiles; ++j)
+          ASSERT_EQ(seen[size_t(i) * size_t(tiles) + size_t(j)], j >= i ? 1 : 0)
+              << tiles << " " << band << " tile " << i << "," << j;
     }
 }
 

@@ -207,18 +207,29 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
 // The launch of a kernel whose tiles are never split (16-bit data: a split tile's partial would
 // reach C in 16 bits, a second rounding), so no fix-up pass: the schedule, the order
 // (problem_order under cost), and `launch(grid, schedule, first batch entry, order)` once per
-// 65535 batch entries.
+// 65535 batch entries. band > 0 (a kernel that decodes with sched::unsplit_unit): a single
+// problem with more units than slots and no packed order (more than its table holds) takes them
+// in bands of that many diagonals, so that the blocks in flight share their operands in L2.
 template <class Cost, class Launch>
 void launch_unsplit(int64_t n, int64_t batch, int tile, int k_step, int64_t slots,
-                    const Cost& cost, bool persistent, Launch&& launch) {
+                    const Cost& cost, bool persistent, Launch&& launch, int band = 0) {
   const sched::TriangleSchedule s =
       sched::make_schedule(n, tile, k_step, /*slots=*/1, /*dense=*/false, /*split=*/false);
+  auto run = [&](const sched::DispatchOrder& order) {
+    const unsigned blocks = unsigned(order.grid(s.num_units()));
+    constexpr int64_t kMaxGridY = 65535;
+    for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {
+      launch(dim3(blocks, unsigned(std::min(kMaxGridY, batch - b0))), s, b0, order);
+      TRIMM_CUDA_CHECK(cudaGetLastError());
+    }
+  };
   const sched::DispatchOrder& order = problem_order(batch, s, slots, cost, persistent);
-  const unsigned blocks = unsigned(order.grid(s.num_units()));
-  constexpr int64_t kMaxGridY = 65535;
-  for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {
-    launch(dim3(blocks, unsigned(std::min(kMaxGridY, batch - b0))), s, b0, order);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
+  if (band > 0 && batch == 1 && order.count == 0 && s.num_units() > slots) {
+    sched::DispatchOrder banded{};
+    banded.band = band;
+    run(banded);
+  } else {
+    run(order);
   }
 }
 

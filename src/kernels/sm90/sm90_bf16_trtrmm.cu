@@ -8,12 +8,14 @@
 // A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
 // its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
 // producer loads the next unit while the consumers store the last), else one block per unit in
-// the balanced order (longest first for a batch). No split units (see below). Three warpgroups:
+// the balanced order (longest first for a batch; past the packed layouts' table, in bands of
+// diagonals for L2: config::kSm90Bf16Band). No split units (see below). Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
 //     (and its slot freed on mbarrier `empty`) while the current one runs; the epilogue rounds
 //     the warpgroup's 64 rows into shared memory and one thread stores them with TMA, so that
-//     the consumers start the next unit while C is written (−12 % at n = 4096, session 9);
+//     the consumers start the next unit while C is written (−12 % at n = 4096, session 9), and
+//     it runs while the tensor cores take the next unit's first stage (consume_units);
 //   WG2 warp 8: TMA producer (one thread) into a ring of kStages (a cluster's k split: of
 //     kSplitRing), completion on mbarrier `full`;
 //   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
@@ -492,6 +494,7 @@ template <bool kLower, typename S>
 __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                                               Elem16<S>* C, int64_t ldc, int64_t n,
                                               const sched::TriangleSchedule& s,
+                                              const sched::DispatchOrder& order,
                                               sched::BlockUnits& w, int ctid) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   const int wg = ctid / 128;
@@ -499,7 +502,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   int64_t x;
   if (!w.next(x)) return;
   // The unit whose C waits in the other set, and the stages issued so far.
-  sched::WorkUnit done = s.unit_unsplit(x);
+  sched::WorkUnit done = sched::unsplit_unit(s, order, x);
   int q = 0;
   auto stages = [&](const sched::WorkUnit& u, int from, float (&a)[64]) {
     const TileCoords tc(u, kLower);
@@ -532,7 +535,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
       store(prev);
       return false;
     }
-    const sched::WorkUnit u = s.unit_unsplit(x);
+    const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
     issue_stage<kLower, kBf16, kStages>(sm, TileCoords(u, kLower), int(u.k_begin), q, wg, ctid, 0,
                                         cur);
     retire_stage<kStages>(sm, q - 1);  // the previous unit's last group: prev is final
@@ -607,7 +610,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
       for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = s.unit_unsplit(x);
+        const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
         const Band band = band_of(u);
         produce<kRing>(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za,
                        zb);
@@ -617,7 +620,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
       // shared by a cluster's ranks.
       for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = s.unit_unsplit(x);
+        const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
                                       kLower, kTile,
@@ -636,13 +639,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::setmaxnreg_inc<kConsumerRegs>();
     sched::BlockUnits w(order, units, first_block, blocks);
     consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
-                             w, tid);
+                             order, w, tid);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
     // with an `if`, C7515), its share of the band.
     const int wg = tid / 128;
     for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-      const sched::WorkUnit u = s.unit_unsplit(x);
+      const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
       const TileCoords tc(u, kLower);
       const Band band = band_of(u);
       float acc[64];
@@ -737,7 +740,8 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                                           ranks, stream);
                    TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, split_kernel, map_a, map_b, map_c,
                                                        p, s, b0, order));
-                 });
+                 },
+                 config::kSm90Bf16Band);
 }
 
 }  // namespace
