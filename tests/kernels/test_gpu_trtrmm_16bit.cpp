@@ -411,7 +411,7 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up
 // in turns; 65-96 give odd numbers of 32-k tiles a turn. 704: dispatch's choice past the small
 // kernel (sm90_16bit from 641 on sm_90, 4 ranks). 3072 and 4097: sm90_16bit's persistent blocks
-// (2-3 and 4-5 units each), whose epilogues overlap the next unit's first stage, through TMA
+// (1-3 and 4-5 units each), whose epilogues overlap the next unit's first stage, through TMA
 // (3072) and through registers in the last tile column (4097).
 const std::vector<int64_t> kSizes = {1,   2,   3,   17,   31,   33,   64,   127,  128,  129, 255,
                                      256, 511, 512, 640, 704, 1000, 1024, 1025, 3072, 4097};
@@ -433,9 +433,10 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
     });
 
-// Past the persistent layouts (more units than sched::DispatchOrder holds, n > 5760): sm90_16bit
-// runs one block a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889: the
-// last tile column through registers; 6144: all through TMA.
+// Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm90_16bit runs one block
+// a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47 tiles: a last,
+// partial band of 11 diagonals): the last tile column through registers; 6144 (4 whole bands):
+// all through TMA.
 INSTANTIATE_TEST_SUITE_P(
     Banded, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),

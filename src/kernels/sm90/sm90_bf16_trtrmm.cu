@@ -642,7 +642,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                              order, w, tid);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
-    // with an `if`, C7515), its share of the band.
+    // with an `if`, C7515), its share of the band, from the ring's first slot (q0 = 0: the
+    // producer's count starts there too, as a split block never runs a second unit).
     const int wg = tid / 128;
     for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
       const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
