@@ -292,13 +292,16 @@ __device__ __forceinline__ void retire_stage(SharedStorage& sm, int q) {
   if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
 }
 
-// The last stage issued (q): its group retired (acc final), its slot freed.
+// The last stage issued (q): its group retired (acc final), its slot freed where `release` (a
+// cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
+// serializes the wgmmas (C7518).
 template <int kRing>
-__device__ __forceinline__ void drain(SharedStorage& sm, int q, float (&acc)[64]) {
+__device__ __forceinline__ void drain(SharedStorage& sm, int q, float (&acc)[64],
+                                      bool release = true) {
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
+  if (release && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
 }
 
 // acc (64 m × 128 n of warpgroup wg) = Σ over a cluster rank's `steps` stages of the unit, from
@@ -310,10 +313,7 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
     issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, q0 + it, wg, ctid, 1, acc);
     if (it > 0) retire_stage<kRing>(sm, q0 + it - 1);
   }
-  ptx::wgmma_wait<0>();  // unconditional: a wait in a branch serializes the wgmmas (C7518)
-#pragma unroll
-  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (steps > 0 && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[(q0 + steps - 1) % kRing]);
+  drain<kRing>(sm, q0 + steps - 1, acc, steps > 0);
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
