@@ -169,9 +169,10 @@ template <typename T>
 const dispatch::KernelEntry16& select16(const kernels::Problem16<T>& p,
                                         const kernels::DeviceInfo& dev, const Options& o) {
   // The small kernel's occupancy for p (cached: one query per device, form and turn length),
-  // where dispatch chooses and the kernel can run.
-  const int small_per_sm =
-      o.kernel.empty() && dev.cc >= 80 ? kernels::sm80_16bit_small_blocks_per_sm(p, dev) : 0;
+  // where dispatch chooses, the kernel can run and the wave rule reads it.
+  const int small_per_sm = o.kernel.empty() && dev.cc >= 80 && p.n <= dispatch::kSmall16WaveN
+                               ? kernels::sm80_16bit_small_blocks_per_sm(p, dev)
+                               : 0;
   return dispatch::select16(dev.cc, p.n, o.kernel, kernels::tma_compatible_16bit(p), dev.sms,
                             p.batch, small_per_sm);
 }

@@ -70,8 +70,7 @@ constexpr int64_t kTiny16N = 32;
 // sm_86/89's 100 KB of shared memory hold one turn of 512 k, not two): n = 64-256 in 4 or 16
 // problems 1.19-1.34× GemmStridedBatchedEx + triu where taken, and the 128-tile kernels faster
 // where not.
-constexpr int64_t kSmall16N = 832, kSmall16TmaN = 640, kSmall16WaveN = 512,
-                  kSmall16BlocksPerSm = 2;
+constexpr int64_t kSmall16N = 832, kSmall16TmaN = 640, kSmall16BlocksPerSm = 2;
 
 // The ranks a kernel's k split over clusters takes for `batch` problems of order n (its tile and
 // k step; the launchers' sched::split_ranks under `policy` on one block a SM, every cluster taken
@@ -116,9 +115,10 @@ bool small16_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok,
 // launcher finds them at sm80_16bit's registers. Checked after small16_wins, and not for one
 // problem TMA can address (sm90_16bit's own split beats it: 896 11.7-11.8 against 13.2, session
 // 16): one other problem reaches it past n = 832 (833-896 on 132 SMs), batches from smaller n.
-bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch) {
+bool cluster_split_wins(int cc, int64_t n, int sms, int64_t batch, bool tma_ok) {
   constexpr sched::SplitPolicy kPolicy = config::kSm80_16bitSplitAligned;
   if (cc != 90 || sms <= 0 || batch <= 0 || batch > sms) return false;
+  if (tma_ok && batch == 1 && sm90_16bit_splits(n, sms)) return false;
   return split_ranks_at(n, batch, sms, config::kSm80_16bit.bm, config::kSm80_16bit.bk,
                         {kPolicy.min_share, 1}, sched::kMaxClusterRanks) >=
          kPolicy.one_wave_ranks;
@@ -215,7 +215,7 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
   if (!forced.empty()) return forced_entry(kTable16, forced, cc, tma_ok, 8, " for 16-bit data");
   if (small16_wins(cc, n, sms, batch, tma_ok, small_blocks_per_sm))
     return forced_entry(kTable16, "sm80_16bit_small", cc, tma_ok, 8, " for 16-bit data");
-  if (!(tma_ok && batch == 1 && sm90_16bit_splits(n, sms)) && cluster_split_wins(cc, n, sms, batch))
+  if (cluster_split_wins(cc, n, sms, batch, tma_ok))
     return forced_entry(kTable16, "sm80_16bit", cc, tma_ok, 8, " for 16-bit data");
   for (const KernelEntry16& e : kTable16)
     if (e.automatic && runs_on(e, cc) && n >= e.min_n && (tma_ok || !e.needs_tma)) return e;

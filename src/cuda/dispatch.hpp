@@ -82,7 +82,9 @@ const KernelEntry16* table16_end();
 // (detail::validate_16bit_options): every 16-bit entry implements the one precision allowed.
 // sms (0: unknown), batch and small_blocks_per_sm (how many of sm80_16bit_small's blocks a SM
 // holds for this problem; 0: unknown, taken as the two measured on the H200): for the size rule
-// that depends on how many blocks fit a wave.
+// that depends on how many blocks fit a wave, which applies up to n = kSmall16WaveN only (past
+// it small_blocks_per_sm is never read: callers need not ask the occupancy).
+inline constexpr int64_t kSmall16WaveN = 512;
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true,
                               int sms = 0, int64_t batch = 1, int small_blocks_per_sm = 0);
 
