@@ -238,15 +238,35 @@ __device__ __forceinline__ void mask_block(uint16_t* block, Block blk, int tid, 
 }
 
 // --- consumer mainloop ------------------------------------------------------------------------
-// Stage q (its k range from k0) of warpgroup wg's 64 m × 128 n: waits for its data, masks its
-// structural zeros, and issues its four wgmmas into acc as one commit group. accumulate = 0 for a
-// unit's first stage: its first wgmma overwrites acc, which needs no zeroing. q counts the stages
-// this block ran before (the ring and its phases continue across units).
+// The ring's position, advanced a stage at a time (no division by the depth).
+template <int kRing>
+struct RingPos {
+  int s = 0;
+  uint32_t phase = 0;
+  __device__ __forceinline__ void advance() {
+    if (++s == kRing) s = 0, phase ^= 1u;
+  }
+};
+
+// The low words of a warpgroup's wgmma descriptors in slot 0 (its 64 rows of A; B): a slot
+// further adds sizeof(StageBuffers) >> 4, one instruction (the address field never carries).
+struct StageDescs {
+  uint32_t a, b;
+  __device__ StageDescs(SharedStorage& sm, int wg)
+      : a(ptx::desc_kmajor_sw128_lo(sm.stage[0].a + 64 * wg * kStep)),
+        b(uint32_t(ptx::desc_mnmajor_sw128(sm.stage[0].b, kBoxBytes))) {}
+};
+
+// The stage at ring position pos (its k range from k0) of warpgroup wg's 64 m × 128 n: waits for
+// its data, masks its structural zeros, and issues its four wgmmas into acc as one commit group.
+// accumulate = 0 for a unit's first stage: its first wgmma overwrites acc, which needs no
+// zeroing. (The ring and its phases continue across a block's units.)
 template <bool kLower, bool kBf16, int kRing>
-__device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords& tc, int k0, int q,
-                                            int wg, int ctid, int accumulate, float (&acc)[64]) {
-  const int s = q % kRing;
-  ptx::mbar_wait(&sm.full[s], (q / kRing) & 1);
+__device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords& tc, int k0,
+                                            RingPos<kRing> pos, const StageDescs& d, int wg,
+                                            int ctid, int accumulate, float (&acc)[64]) {
+  const int s = pos.s;
+  ptx::mbar_wait(&sm.full[s], pos.phase);
   StageBuffers& st = sm.stage[s];
   // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
   const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
@@ -277,43 +297,49 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
     // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
     // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
     // are the next box (LBO).
-    const uint64_t da = ptx::desc_kmajor_sw128(st.a + (64 * wg) * kStep + kWgmmaK * kk);
-    const uint64_t db = ptx::desc_mnmajor_sw128(st.b + kWgmmaK * kk * kBoxN, kBoxBytes);
+    constexpr uint32_t kSlot = sizeof(StageBuffers) >> 4;
+    constexpr uint32_t kStepA = kWgmmaK * 2 >> 4, kStepB = kWgmmaK * kBoxN * 2 >> 4;
+    const uint64_t da = ptx::desc_kmajor_sw128_from_lo(d.a + s * kSlot + kStepA * kk);
+    const uint64_t db = ptx::desc_kmajor_sw128_from_lo(d.b + s * kSlot + kStepB * kk);
     ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, kk == 0 ? accumulate : 1);
   }
   ptx::wgmma_commit();
 }
 
-// Once the stage after it is issued: stage q's group has read its operands, and its slot is free
-// (the tensor cores always have the next group queued).
-template <int kRing>
-__device__ __forceinline__ void retire_stage(SharedStorage& sm, int q) {
+// Once the stage after it is issued: the stage in `slot` has been read by its group, and the slot
+// is free (the tensor cores always have the next group queued).
+__device__ __forceinline__ void retire_stage(SharedStorage& sm, int slot, bool lane0) {
   ptx::wgmma_wait<1>();
-  if (threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
+  if (lane0) ptx::mbar_arrive(&sm.empty[slot]);
 }
 
-// The last stage issued (q): its group retired (acc final), its slot freed where `release` (a
-// cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
+// The last stage issued (in `slot`): its group retired (acc final), its slot freed where `release`
+// (a cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
 // serializes the wgmmas (C7518).
-template <int kRing>
-__device__ __forceinline__ void drain(SharedStorage& sm, int q, float (&acc)[64],
+__device__ __forceinline__ void drain(SharedStorage& sm, int slot, bool lane0, float (&acc)[64],
                                       bool release = true) {
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (release && threadIdx.x % 32 == 0) ptx::mbar_arrive(&sm.empty[q % kRing]);
+  if (release && lane0) ptx::mbar_arrive(&sm.empty[slot]);
 }
 
-// acc (64 m × 128 n of warpgroup wg) = Σ over a cluster rank's `steps` stages of the unit, from
-// stage q0 of the block's ring.
+// acc (64 m × 128 n of warpgroup wg) = Σ over a cluster rank's `steps` stages of its one unit,
+// from the ring's first slot.
 template <bool kLower, bool kBf16, int kRing>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                         int steps, int q0, int wg, int ctid, float (&acc)[64]) {
+                                         int steps, int wg, int ctid, float (&acc)[64]) {
+  const StageDescs d(sm, wg);
+  const bool lane0 = threadIdx.x % 32 == 0;
+  RingPos<kRing> pos;
+  int last = 0;
   for (int it = 0; it < steps; ++it) {
-    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, q0 + it, wg, ctid, 1, acc);
-    if (it > 0) retire_stage<kRing>(sm, q0 + it - 1);
+    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, pos, d, wg, ctid, 1, acc);
+    if (it > 0) retire_stage(sm, last, lane0);
+    last = pos.s;
+    pos.advance();
   }
-  drain<kRing>(sm, q0 + steps - 1, acc, steps > 0);
+  drain(sm, last, lane0, acc, steps > 0);
 }
 
 // --- epilogue ---------------------------------------------------------------------------------
@@ -497,22 +523,29 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
                                               const sched::DispatchOrder& order,
                                               sched::BlockUnits& w, int ctid) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
-  const int wg = ctid / 128;
+  // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
+  const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
+  const StageDescs d(sm, wg);
+  const bool lane0 = threadIdx.x % 32 == 0;
   float acc[2][64];
   int64_t x;
   if (!w.next(x)) return;
   // The unit whose C waits in the other set, and the stages issued so far.
   sched::WorkUnit done = sched::unsplit_unit(s, order, x);
-  int q = 0;
-  auto stages = [&](const sched::WorkUnit& u, int from, float (&a)[64]) {
+  RingPos<kStages> pos;  // the next stage to issue
+  int last = 0;           // the slot of the last one issued
+  auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
+    issue_stage<kLower, kBf16, kStages>(sm, tc, k0, pos, d, wg, ctid, accumulate, a);
+  };
+  auto stages = [&](const sched::WorkUnit& u, float (&a)[64]) {  // all but the first
     const TileCoords tc(u, kLower);
     const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);  // >= 1
-    for (int it = from; it < steps; ++it) {
-      issue_stage<kLower, kBf16, kStages>(sm, tc, int(u.k_begin) + it * kStep, q + it, wg, ctid,
-                                          1, a);
-      retire_stage<kStages>(sm, q + it - 1);
+    for (int it = 1; it < steps; ++it) {
+      issue(tc, int(u.k_begin) + it * kStep, 1, a);
+      retire_stage(sm, last, lane0);
+      last = pos.s;
+      pos.advance();
     }
-    q += steps;
   };
   auto store = [&](const float (&a)[64]) {
     const TileCoords tc(done, kLower);
@@ -523,27 +556,29 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
       store_tile_tma<kLower, Elem16<S>>(sm, map_c, zc, tc, wg, diag, a);
   };
   // The first unit: no epilogue to overlap.
-  issue_stage<kLower, kBf16, kStages>(sm, TileCoords(done, kLower), int(done.k_begin), q, wg, ctid,
-                                      0, acc[0]);
-  stages(done, 1, acc[0]);
+  issue(TileCoords(done, kLower), int(done.k_begin), 0, acc[0]);
+  last = pos.s;
+  pos.advance();
+  stages(done, acc[0]);
   auto unit = [&](auto parity) {
     constexpr int P = decltype(parity)::value;
     float(&cur)[64] = acc[P];
     float(&prev)[64] = acc[1 - P];
     if (!w.next(x)) {
-      drain<kStages>(sm, q - 1, prev);
+      drain(sm, last, lane0, prev);
       store(prev);
       return false;
     }
     const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
-    issue_stage<kLower, kBf16, kStages>(sm, TileCoords(u, kLower), int(u.k_begin), q, wg, ctid, 0,
-                                        cur);
-    retire_stage<kStages>(sm, q - 1);  // the previous unit's last group: prev is final
+    issue(TileCoords(u, kLower), int(u.k_begin), 0, cur);
+    retire_stage(sm, last, lane0);  // the previous unit's last group: prev is final
+    last = pos.s;
+    pos.advance();
 #pragma unroll
     for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
     store(prev);
     done = u;
-    stages(u, 1, cur);
+    stages(u, cur);
     return true;
   };
   while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
@@ -652,7 +687,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       float acc[64];
 #pragma unroll
       for (int r = 0; r < 64; ++r) acc[r] = 0.f;  // a rank's share may be empty
-      mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps, 0,
+      mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps,
                                                              wg, tid, acc);
       const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;
       // Once every rank's consumers are done, every ring is free to receive. Relaxed: this
