@@ -87,6 +87,10 @@ struct WgmmaTile {
 // 4 stages of 48 KB (X, X_small, Y); one stage per wgmma group and FADD promotion (two measured
 // no faster, with more error: bench/NOTES.md).
 inline constexpr WgmmaTile kSm90Tf32x3{128, 32, 4, 2};
+// Where one problem's units outgrow the packed layouts and none is split, one block a unit in
+// bands of this many diagonals, for L2, as kSm90Bf16Band (session 19: fp32 16384 13.9 -> 12.7
+// ms, tf32 9.9 -> 8.4; 8192 -4 %; sm90_tf32 shares this kernel).
+inline constexpr int kSm90Tf32x3Band = 12;
 
 // 16-bit data (bf16, fp16) on wgmma m64n128k16, both operands from shared memory: 128×128 tiles,
 // 64 k per stage (one 128-byte swizzle row of 16-bit elements), 6 stages of 32 KB (A 128×64,

@@ -42,9 +42,15 @@ struct DispatchOrder {
 // parameters must hold them all.
 static_assert(sizeof(DispatchOrder) <= 2560, "kernel parameters: keep the order within 2.5 KB");
 
-// The unit of index x (BlockUnits') in a schedule without split tiles, as the order decodes it.
-TRIMM_HD WorkUnit unsplit_unit(const TriangleSchedule& s, const DispatchOrder& o, int64_t x) {
-  return o.band > 0 ? s.unit_banded(x, o.band) : s.unit_unsplit(x);
+// The unit of index x (BlockUnits') as the order decodes it: in bands where it says so (a
+// schedule without split tiles), else the schedule's own order. kSplit = false, for a kernel
+// whose schedules never split: unit_unsplit, which keeps unit()'s search (and its registers)
+// out of the kernel.
+template <bool kSplit = true>
+TRIMM_HD WorkUnit ordered_unit(const TriangleSchedule& s, const DispatchOrder& o, int64_t x) {
+  if (o.band > 0) return s.unit_banded(x, o.band);
+  if constexpr (kSplit) return s.unit_quick(x);
+  return s.unit_unsplit(x);
 }
 
 // The units block b of a grid of g blocks computes, in order: entries b, b + g, b + 2g, ... up to

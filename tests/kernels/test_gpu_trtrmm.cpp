@@ -215,14 +215,26 @@ TEST_P(GpuTrtrmm, MisalignedViewsScalarPath) {
 
 const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 1000, 1024, 2048, 4097};
 
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
+         std::to_string(std::get<2>(info.param));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm,
     ::testing::Combine(::testing::ValuesIn(every_kernel()),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
-             std::to_string(std::get<2>(info.param));
-    });
+    param_name);
+
+// Past the packed layouts' table (n > 5632), the sm90 kernels take a single problem's units in
+// bands of 12 diagonals: 5896 (47 tile diagonals: a partial band of 11, the last tile column
+// partial) and 6144 (4 whole bands).
+INSTANTIATE_TEST_SUITE_P(
+    Banded, GpuTrtrmm,
+    ::testing::Combine(::testing::Values(std::string("sm90_tf32x3"), std::string("sm90_tf32")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(5896), int64_t(6144))),
+    param_name);
 
 // Unforced, misaligned views go to a kernel that takes them (never a refused TMA kernel).
 TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {

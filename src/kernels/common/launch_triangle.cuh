@@ -161,14 +161,24 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
 }
 
 // The order a launch over schedule s takes: cached_order for a single problem, given a cost;
-// otherwise longest first (a batch's blocks interleave across problems).
+// otherwise longest first (a batch's blocks interleave across problems). Except, where band > 0
+// (a kernel that decodes with sched::ordered_unit) and a single problem without split tiles has
+// more units than slots and no packed order (more than the table holds): its units in bands of
+// that many diagonals, so that the blocks in flight share their operands in L2, held in `banded`.
 template <class Cost>
 const sched::DispatchOrder& problem_order(int64_t batch, const sched::TriangleSchedule& s,
-                                          int64_t slots, const Cost& cost, bool persistent) {
+                                          int64_t slots, const Cost& cost, bool persistent,
+                                          int band, sched::DispatchOrder& banded) {
   static const sched::DispatchOrder kLongestFirst{};
+  const sched::DispatchOrder* order = &kLongestFirst;
   if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
-    if (batch == 1) return cached_order(s, slots, cost, persistent);
-  return kLongestFirst;
+    if (batch == 1) order = &cached_order(s, slots, cost, persistent);
+  if (band <= 0 || batch != 1 || order->count != 0 || s.dense || s.split_d < s.tiles ||
+      s.num_units() <= slots)
+    return *order;
+  banded = sched::DispatchOrder{};
+  banded.band = band;
+  return banded;
 }
 
 // Runs a triangle kernel over p: the schedule for the blocks that fit at once, one launch per
@@ -179,17 +189,20 @@ const sched::DispatchOrder& problem_order(int64_t batch, const sched::TriangleSc
 // persistent (a kernel that walks sched::BlockUnits): a single problem's grid is one block per
 // slot, each with its list of units, where sched::persistent_order has a layout for it (else
 // the balanced order, one block per unit).
+// band: see problem_order.
 template <int kTile, class Launch, class Cost = std::nullptr_t>
 void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_per_sm, int k_step,
                           bool trans, Launch&& launch, cudaStream_t stream,
-                          const Cost& cost = nullptr, bool persistent = false) {
+                          const Cost& cost = nullptr, bool persistent = false, int band = 0) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
-  const sched::DispatchOrder& order = problem_order(p.batch, s, slots, cost, persistent);
+  sched::DispatchOrder banded;
+  const sched::DispatchOrder& order =
+      problem_order(p.batch, s, slots_per_problem, cost, persistent, band, banded);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
@@ -207,29 +220,20 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
 // The launch of a kernel whose tiles are never split (16-bit data: a split tile's partial would
 // reach C in 16 bits, a second rounding), so no fix-up pass: the schedule, the order
 // (problem_order under cost), and `launch(grid, schedule, first batch entry, order)` once per
-// 65535 batch entries. band > 0 (a kernel that decodes with sched::unsplit_unit): a single
-// problem with more units than slots and no packed order (more than its table holds) takes them
-// in bands of that many diagonals, so that the blocks in flight share their operands in L2.
+// 65535 batch entries. band: see problem_order.
 template <class Cost, class Launch>
 void launch_unsplit(int64_t n, int64_t batch, int tile, int k_step, int64_t slots,
                     const Cost& cost, bool persistent, Launch&& launch, int band = 0) {
   const sched::TriangleSchedule s =
       sched::make_schedule(n, tile, k_step, /*slots=*/1, /*dense=*/false, /*split=*/false);
-  auto run = [&](const sched::DispatchOrder& order) {
-    const unsigned blocks = unsigned(order.grid(s.num_units()));
-    constexpr int64_t kMaxGridY = 65535;
-    for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {
-      launch(dim3(blocks, unsigned(std::min(kMaxGridY, batch - b0))), s, b0, order);
-      TRIMM_CUDA_CHECK(cudaGetLastError());
-    }
-  };
-  const sched::DispatchOrder& order = problem_order(batch, s, slots, cost, persistent);
-  if (band > 0 && batch == 1 && order.count == 0 && s.num_units() > slots) {
-    sched::DispatchOrder banded{};
-    banded.band = band;
-    run(banded);
-  } else {
-    run(order);
+  sched::DispatchOrder banded;
+  const sched::DispatchOrder& order =
+      problem_order(batch, s, slots, cost, persistent, band, banded);
+  const unsigned blocks = unsigned(order.grid(s.num_units()));
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {
+    launch(dim3(blocks, unsigned(std::min(kMaxGridY, batch - b0))), s, b0, order);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
   }
 }
 

@@ -531,7 +531,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   int64_t x;
   if (!w.next(x)) return;
   // The unit whose C waits in the other set, and the stages issued so far.
-  sched::WorkUnit done = sched::unsplit_unit(s, order, x);
+  sched::WorkUnit done = sched::ordered_unit<false>(s, order, x);
   RingPos<kStages> pos;  // the next stage to issue
   int last = 0;           // the slot of the last one issued
   auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
@@ -569,7 +569,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
       store(prev);
       return false;
     }
-    const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
+    const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
     issue(TileCoords(u, kLower), int(u.k_begin), 0, cur);
     retire_stage(sm, last, lane0);  // the previous unit's last group: prev is final
     last = pos.s;
@@ -645,7 +645,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
       for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
         const Band band = band_of(u);
         produce<kRing>(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za,
                        zb);
@@ -655,7 +655,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
       // shared by a cluster's ranks.
       for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
                                       kLower, kTile,
@@ -681,7 +681,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // producer's count starts there too, as a split block never runs a second unit).
     const int wg = tid / 128;
     for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-      const sched::WorkUnit u = sched::unsplit_unit(s, order, x);
+      const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
       const TileCoords tc(u, kLower);
       const Band band = band_of(u);
       float acc[64];

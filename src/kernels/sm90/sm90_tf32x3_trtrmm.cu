@@ -13,7 +13,8 @@
 // For a single problem whose units outnumber the SMs, one persistent block per SM, each walking
 // its packed list of units (sched::persistent_order; the ring continues from unit to unit, so the
 // next unit's loads overlap the last one's store: −1.7 % at n = 4096, bench/RESULTS.md session
-// 7); otherwise one block per unit, longest first. Three warpgroups:
+// 7); otherwise one block per unit, longest first, or past the packed layouts' table, in bands of
+// diagonals for L2 (config::kSm90Tf32x3Band). Three warpgroups:
 //   WG0, WG1: consumers, 64 n × 128 m of the 128×128 tile each. While the tensor cores run one
 //     stage's wgmmas, the consumers prepare the next stage's X (triangle masks, X_small) and
 //     signal mbarrier `ready`; after the wgmmas, mbarrier `empty` frees the stage;
@@ -523,7 +524,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       int q0 = 0;
       int64_t x;
       for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit_quick(x);
+        const sched::WorkUnit u = sched::ordered_unit(s, order, x);
         if (produce<kMode>(sm, &map_x, &map_y, TileCoords(u, kLower), int(u.k_begin),
                            steps_of(u), q0, zx, zy, p.gate))
           break;
@@ -534,7 +535,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The mirror tiles, in C's other triangle, are this block's to zero.
       int64_t x;
       for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-        const sched::WorkUnit u = s.unit_quick(x);
+        const sched::WorkUnit u = sched::ordered_unit(s, order, x);
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true>(C, p.ldc, p.n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
@@ -549,7 +550,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   int q0 = 0;
   int64_t x;
   for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
-    const sched::WorkUnit u = s.unit_quick(x);
+    const sched::WorkUnit u = sched::ordered_unit(s, order, x);
     const TileCoords tc(u, kLower);
     const int k_begin = int(u.k_begin), steps = steps_of(u);
     float acc[64], part[64];
@@ -644,7 +645,7 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         launch_maybe_dependent(kMode == Mode::Dense, kernel, grid, dim3(kThreads), smem, stream,
                                map_x, map_y, p, s, b0, scanners, order);
       },
-      stream, unit_cost, /*persistent=*/true);
+      stream, unit_cost, /*persistent=*/true, config::kSm90Tf32x3Band);
 }
 
 }  // namespace
