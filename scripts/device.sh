@@ -17,6 +17,7 @@
 #                                          (ncu_source: warp-stall samples per SASS instruction
 #                                           of one kernel at n = 4096; default sm90_tf32x3)
 #   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
+#   BUILD_TARGETS="trimm_cli"              (build only these targets; default all)
 #   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
 #   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
 #   SANITIZE_MAX_N=4097                    (the sanitizer runs' TRIMM_TEST_MAX_N; default 300)
@@ -54,7 +55,8 @@ log < "$out/gpu.txt"; rm -f "$out/gpu.txt"
 if has build; then
   note build
   { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" &&
-    cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+    cmake --build "$build" -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}; } \
+    > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
   grep -E "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20 | log
 fi
 pypid=
