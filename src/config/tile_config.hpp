@@ -58,6 +58,11 @@ inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};
 // second wave costs more than the shorter chain saves: 704-896 forced 16-17 → 13 µs; at 1024,
 // 2 ranks in one wave lost to 4 in two, 18.3 against 16.4 µs; session 13).
 inline constexpr sched::SplitPolicy kSm80_16bitSplit{2, 2}, kSm80_16bitSplitAligned{2, 2, 4};
+// Where one problem's units outnumber the slots and the balanced order's table, one block a unit
+// in bands of this many diagonals, for L2, as kSm90Bf16Band. Forced on the H200 (session 19):
+// 16384 6.82-6.91 -> 6.67-6.72 ms, 8192 unchanged; compute binds it there. Unmeasured on sm_80/89,
+// whose L2 is smaller.
+inline constexpr int kSm80_16bitBand = 12;
 
 // The small-n 16-bit kernel (sm80_16bit_small): one block of `threads` per tile × tile block of
 // C's triangle, which loads up to `band` k of its band at once (A's rows and B's columns of the

@@ -433,14 +433,14 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
     });
 
-// Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm90_16bit runs one block
-// a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47 tiles: a last,
-// partial band of 11 diagonals): the last tile column through registers; 6144 (4 whole bands):
-// all through TMA.
+// Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm90_16bit and sm80_16bit
+// run one block a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47
+// tiles: a last, partial band of 11 diagonals; rows not 16-byte aligned): sm90_16bit's last tile
+// column through registers; 6144 (4 whole bands, aligned rows): sm90_16bit all through TMA.
 INSTANTIATE_TEST_SUITE_P(
     Banded, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
-                       ::testing::Values(std::string("sm90_16bit")),
+                       ::testing::Values(std::string("sm90_16bit"), std::string("sm80_16bit")),
                        ::testing::Values(Fill::Upper, Fill::Lower),
                        ::testing::Values(int64_t(5889), int64_t(6144))),
     [](const auto& info) {
