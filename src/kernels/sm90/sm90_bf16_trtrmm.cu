@@ -710,31 +710,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // --- host -------------------------------------------------------------------------------------
-// A row-major n×n operand of 16-bit elements (rows `ld` apart, batch entries `stride` apart) in
-// boxes of 64 columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer
-// dimension. Out-of-range elements (past n) arrive as zeros.
-template <typename S>
-CUtensorMap make_map(const S* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,
-                     int box_rows) {
-  constexpr CUtensorMapDataType kType = std::is_same_v<S, bfloat16_t>
-                                            ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  const bool shared = batch <= 1 || stride == 0;
-  const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(shared ? 1 : batch)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(S),
-                                 cuuint64_t(shared ? ld * n : stride) * sizeof(S)};
-  const cuuint32_t box[3] = {kBoxN, cuuint32_t(box_rows), 1}, elem[3] = {1, 1, 1};
-  CUtensorMap map;
-  const CUresult r = sm90::encode_tiled()(
-      &map, kType, 3, const_cast<S*>(base), dims, strides, box, elem,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS)
-    throw CudaError("trimm: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
-                    ") for n = " + std::to_string(n) + ", ld = " + std::to_string(ld));
-  return map;
-}
-
 // A unit's time in stages for its block's list (persistent_order): its k stages plus seven for
 // its epilogue, its masked stages and the pipeline's turn (a 16-bit stage is short). Blocks with
 // more units ended later at n = 4096 (session 18's per-block probe); weights 3/5/7/9/12 measured:
@@ -751,9 +726,10 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_16bit");
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
-  const CUtensorMap map_a = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
-  const CUtensorMap map_b = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
-  const CUtensorMap map_c = make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, 64);
+  // A: 128 rows × 64 k per box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64 pieces.
+  const CUtensorMap map_a = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, kTile);
+  const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
+  const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,

@@ -29,7 +29,6 @@
 // the tensor cores' own fp32 accumulation truncates, and over a whole band that costs 2.9e-5
 // normwise (bench/NOTES.md, sm80_tf32x3).
 #include <cuda.h>
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -592,28 +591,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// --- host: tensor maps (encode_tiled: kernels/sm90/tensor_map.cuh) ----------------------------
-// A row-major n×n operand (rows `ld` floats apart, batch entries `stride` apart) in boxes of
-// kBox columns × box_rows rows, 128-byte swizzled. Rank 3: the batch is the outer dimension.
-CUtensorMap make_map(const float* base, int64_t n, int64_t ld, int64_t stride, int64_t batch,
-                     int box_rows) {
-  const bool shared = batch <= 1 || stride == 0;
-  const cuuint64_t dims[3] = {cuuint64_t(n), cuuint64_t(n), cuuint64_t(shared ? 1 : batch)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(float),
-                                 cuuint64_t(shared ? ld * n : stride) * sizeof(float)};
-  const cuuint32_t box[3] = {kBox, cuuint32_t(box_rows), 1}, elem[3] = {1, 1, 1};
-  CUtensorMap map;
-  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3,
-                                    const_cast<float*>(base), dims, strides, box, elem,
-                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS)
-    throw CudaError("trimm: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
-                    ") for n = " + std::to_string(n) + ", ld = " + std::to_string(ld));
-  return map;
-}
-
+// --- host ------------------------------------------------------------------------------------
 // A unit's time in stages for the packing (launch_over_triangle): its k stages plus
 // kUnitOverhead for the epilogue's store (0.25 and 3 measured no different, session 7).
 // (Mode::Dense: units weigh the same; its persistent grid takes them in the schedule's order.)
@@ -627,8 +605,8 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = sm90_tf32x3_trtrmm_kernel<kLower, kSplit, kMode>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   check_launch_registers<kernel, kLaunchRegs>("sm90 TF32");
-  const CUtensorMap map_x = make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kTile);
-  const CUtensorMap map_y = make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kStep);
+  const CUtensorMap map_x = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBox, kTile);
+  const CUtensorMap map_y = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBox, kStep);
   const int per_sm = blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   const int64_t slots = int64_t(dev.sms) * per_sm;
   launch_over_triangle<kTile>(
