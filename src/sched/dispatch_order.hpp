@@ -42,6 +42,18 @@ struct DispatchOrder {
 // parameters must hold them all.
 static_assert(sizeof(DispatchOrder) <= 2560, "kernel parameters: keep the order within 2.5 KB");
 
+// Whether a launch takes schedule s's units in bands of `band` diagonals (TriangleSchedule::
+// unit_banded, DispatchOrder::band) instead of its balanced or persistent order: a single
+// problem (a batch's blocks interleave across problems) without split tiles or dense units, with
+// more units than both the slots and the orders' table (below it, the packed or balanced order,
+// or longest first where packing does not beat it), so that the blocks in flight share their
+// operands in L2. band <= 0: never.
+inline bool takes_bands(const TriangleSchedule& s, int64_t batch, int64_t slots, int band) {
+  const int64_t units = s.num_units();
+  return band > 0 && batch == 1 && !s.dense && s.split_d >= s.tiles && units > slots &&
+         units > DispatchOrder::kMaxUnits;
+}
+
 // The unit of index x (BlockUnits') as the order decodes it: in bands where it says so (a
 // schedule without split tiles), else the schedule's own order. kSplit = false, for a kernel
 // whose schedules never split: unit_unsplit, which keeps unit()'s search (and its registers)

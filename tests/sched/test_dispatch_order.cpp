@@ -214,5 +214,26 @@ TEST(DispatchOrder, OrderedUnitDecodesTheOrdersForm) {
   }
 }
 
+// takes_bands: only a single problem without split tiles or dense units whose units outnumber
+// both the slots and the orders' table; never below the table, where the balanced order (or
+// longest first, where packing does not beat it) stands.
+TEST(DispatchOrder, BandsOnlyPastTheTable) {
+  const TriangleSchedule past = make_schedule(5760, 128, 64, 132, false, false);  // 45 tiles
+  ASSERT_GT(past.num_units(), DispatchOrder::kMaxUnits);
+  EXPECT_TRUE(takes_bands(past, 1, 132, 12));
+  EXPECT_FALSE(takes_bands(past, 1, 132, 0)) << "band 0: never";
+  EXPECT_FALSE(takes_bands(past, 2, 132, 12)) << "a batch";
+  EXPECT_FALSE(takes_bands(past, 1, past.num_units(), 12)) << "one wave of blocks";
+  const TriangleSchedule at = make_schedule(5632, 128, 64, 132, false, false);  // 44 tiles
+  ASSERT_LE(at.num_units(), DispatchOrder::kMaxUnits);
+  EXPECT_FALSE(takes_bands(at, 1, 132, 12)) << "within the table";
+  EXPECT_FALSE(takes_bands(make_schedule(3073, 128, 32, 132, false, false), 1, 132, 12));
+  EXPECT_FALSE(takes_bands(make_schedule(5760, 128, 32, 132, true), 1, 132, 12)) << "dense";
+  // Split tiles need the fix-up pass's order: a schedule for more slots than it has units.
+  const TriangleSchedule split = make_schedule(5760, 128, 32, 4096);
+  ASSERT_LT(split.split_d, split.tiles) << "the case needs split tiles";
+  EXPECT_FALSE(takes_bands(split, 1, 132, 12));
+}
+
 }  // namespace
 }  // namespace trimm::sched

@@ -160,25 +160,23 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
   return *slot;
 }
 
-// The order a launch over schedule s takes: cached_order for a single problem, given a cost;
-// otherwise longest first (a batch's blocks interleave across problems). Except, where band > 0
-// (a kernel that decodes with sched::ordered_unit) and a single problem without split tiles has
-// more units than slots and no packed order (more than the table holds): its units in bands of
-// that many diagonals, so that the blocks in flight share their operands in L2, held in `banded`.
+// The order a launch over schedule s takes: in bands of `band` diagonals where
+// sched::takes_bands says so (a kernel that decodes with sched::ordered_unit; the order is held
+// in `banded`); else cached_order for a single problem, given a cost; otherwise longest first (a
+// batch's blocks interleave across problems).
 template <class Cost>
 const sched::DispatchOrder& problem_order(int64_t batch, const sched::TriangleSchedule& s,
                                           int64_t slots, const Cost& cost, bool persistent,
                                           int band, sched::DispatchOrder& banded) {
+  if (sched::takes_bands(s, batch, slots, band)) {
+    banded = sched::DispatchOrder{};
+    banded.band = band;
+    return banded;
+  }
   static const sched::DispatchOrder kLongestFirst{};
-  const sched::DispatchOrder* order = &kLongestFirst;
   if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
-    if (batch == 1) order = &cached_order(s, slots, cost, persistent);
-  if (band <= 0 || batch != 1 || order->count != 0 || s.dense || s.split_d < s.tiles ||
-      s.num_units() <= slots)
-    return *order;
-  banded = sched::DispatchOrder{};
-  banded.band = band;
-  return banded;
+    if (batch == 1) return cached_order(s, slots, cost, persistent);
+  return kLongestFirst;
 }
 
 // Runs a triangle kernel over p: the schedule for the blocks that fit at once, one launch per
