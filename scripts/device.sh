@@ -17,7 +17,8 @@
 #                                          (ncu_source: warp-stall samples per SASS instruction
 #                                           of one kernel at n = 4096; default sm90_tf32x3)
 #   TEST_REGEX="sm90|Detect"               (ctest -R: only these tests; default all)
-#   BUILD_TARGETS="trimm_cli"              (build only these targets; default all)
+#   BUILD_TARGETS="trimm_cli"              (build only these targets; default all. Steps that
+#                                           need others, e.g. test, find them missing)
 #   BENCH_JSON_ONLY=1                      (the main bench once, as JSON, summarized from it)
 #   SANITIZE_FILTER='*_n129:...'           (the gtest filter of every sanitizer run)
 #   SANITIZE_MAX_N=4097                    (the sanitizer runs' TRIMM_TEST_MAX_N; default 300)

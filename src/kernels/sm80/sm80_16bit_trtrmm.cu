@@ -434,7 +434,8 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   const int64_t b = batch_offset + blockIdx.y;
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
   const cluster_split::ClusterPlace cl = cluster_split::ClusterPlace::of_this_block();
-  const sched::WorkUnit u = sched::ordered_unit(s, order, order.at(blockIdx.x / cl.ranks));
+  const sched::WorkUnit u =
+      sched::ordered_unit<false>(s, order, order.at(blockIdx.x / cl.ranks));
 
   const mma::UnitOperands<kTrans, S> op(p, b);
   const int64_t row0 = int64_t(u.bi) * kTile, col0 = int64_t(u.bj) * kTile;

@@ -298,7 +298,8 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
     // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
     // are the next box (LBO).
     constexpr uint32_t kSlot = sizeof(StageBuffers) >> 4;
-    constexpr uint32_t kStepA = kWgmmaK * 2 >> 4, kStepB = kWgmmaK * kBoxN * 2 >> 4;
+    constexpr uint32_t kStepA = kWgmmaK * sizeof(uint16_t) >> 4,
+                       kStepB = kWgmmaK * kBoxN * sizeof(uint16_t) >> 4;
     const uint64_t da = ptx::desc_kmajor_sw128_from_lo(d.a + s * kSlot + kStepA * kk);
     const uint64_t db = ptx::desc_kmajor_sw128_from_lo(d.b + s * kSlot + kStepB * kk);
     ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, kk == 0 ? accumulate : 1);
@@ -530,7 +531,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   float acc[2][64];
   int64_t x;
   if (!w.next(x)) return;
-  // The unit whose C waits in the other set, and the stages issued so far.
+  // The unit whose C waits in the other set.
   sched::WorkUnit done = sched::ordered_unit<false>(s, order, x);
   RingPos<kStages> pos;  // the next stage to issue
   int last = 0;           // the slot of the last one issued
@@ -677,8 +678,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                              order, w, tid);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
-    // with an `if`, C7515), its share of the band, from the ring's first slot (q0 = 0: the
-    // producer's count starts there too, as a split block never runs a second unit).
+    // with an `if`, C7515), its share of the band, from the ring's first slot (mainloop's ring
+    // position starts there, as the producer's count does: a split block never runs a second
+    // unit).
     const int wg = tid / 128;
     for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
       const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
