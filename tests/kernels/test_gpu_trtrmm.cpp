@@ -526,34 +526,6 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   }
 }
 
-// Past the orders' table (n > 5632) Structure::Detect's structured launch takes its units in
-// bands too: triangular integer inputs (zeros in the other triangles), bit-exact against the fp64
-// reference, and no flag raised (the structured result stands).
-TEST(GpuDetectBanded, TriangularIntegersExact) {
-  SKIP_WITHOUT_GPU();
-  const int64_t n = 5896, lda = n + 4, ldb = lda + 4, ldc = lda + 8;
-  if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
-  if (!runs_here("sm90_tf32x3", n)) GTEST_SKIP() << "structure = detect runs on sm_90 only";
-  std::mt19937_64 rng(test::seed());
-  SCOPED_TRACE(test::seed_note(test::seed()));
-  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
-    SCOPED_TRACE(to_string(fill));
-    const auto A = test::make(test::Kind::Triangular, fill, n, lda, test::integers(rng), rng);
-    const auto B = test::make(test::Kind::Triangular, fill, n, ldb, test::integers(rng), rng);
-    std::vector<float> C(static_cast<size_t>(n * ldc));
-    test::poison(C);
-    DeviceBuffer<float> dA(A), dB(B), dC(C);
-    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr,
-           detect_options("sm90_tf32x3", work));
-    TEST_CUDA(cudaGetLastError());
-    const auto out = dC.download();
-    const auto ref = reference(fill, Shape{n, lda, ldb, ldc}, dA.get(), dB.get(), A, B);
-    EXPECT_TRUE(test::equals_exactly(fill, n, out.data(), ldc, ref.data(), n));
-    EXPECT_EQ(work.download()[0], 0u) << "flags";
-  }
-}
-
 INSTANTIATE_TEST_SUITE_P(
     Inputs, GpuDetect,
     ::testing::Combine(::testing::Values(test::Kind::Triangular, test::Kind::Noisy,
@@ -707,6 +679,31 @@ TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
             << "batch entry " << b;
       }
     }
+}
+
+// Past the orders' table (n > 5632) Structure::Detect's structured launch takes its units in
+// bands too: triangular integer inputs (zeros in the other triangles), bit-exact against the fp64
+// reference, and no flag raised (the structured result stands).
+TEST_F(GpuDetectPinned, BandedTriangularIntegersExact) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = 5896, lda = n + 4, ldb = lda + 4, ldc = lda + 8;
+  if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    SCOPED_TRACE(to_string(fill));
+    const auto A = test::make(test::Kind::Triangular, fill, n, lda, test::integers(rng_), rng_);
+    const auto B = test::make(test::Kind::Triangular, fill, n, ldb, test::integers(rng_), rng_);
+    std::vector<float> C(static_cast<size_t>(n * ldc));
+    test::poison(C);
+    DeviceBuffer<float> dA(A), dB(B), dC(C);
+    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr,
+           detect_options("sm90_tf32x3", work));
+    TEST_CUDA(cudaGetLastError());
+    const auto out = dC.download();
+    const auto ref = reference(fill, Shape{n, lda, ldb, ldc}, dA.get(), dB.get(), A, B);
+    EXPECT_TRUE(test::equals_exactly(fill, n, out.data(), ldc, ref.data(), n));
+    EXPECT_EQ(work.download()[0], 0u) << "flags";
+  }
 }
 
 // The general launch is persistent: at n = 2048 there are 136 tiles on or above the diagonal,
