@@ -10,17 +10,21 @@ namespace trimm::kernels {
 
 // Which computation a launch does. Structured: the triangular product. Dense: every k, no
 // triangle masks, on the tensor cores. Exact: every k in plain fp32 FMA (3xTF32's split cannot
-// carry Inf: its cross terms with a zero small part are NaN). Under Structure::Detect the
-// structured launch always runs and sets the flags below; Dense and Exact are gated on them.
+// carry Inf: its cross terms with a zero small part are NaN; a triangular kernel's masked zeros
+// cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
+// launch always runs and sets the flags below; Dense and Exact are gated on them. 16-bit: a scan
+// sets them first (launch_scan_16bit), and all three launches are gated.
 enum class Path : uint8_t { Structured, Dense, Exact };
 
-// Structure::Detect's flags, ORed into *Problem::gate (zero before the structured launch).
-// That launch's spare warps read the triangles of A and B that should be zero (kOutside*: a
-// nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there), and the structured and
-// dense launches flag an output they computed that is not finite (kNonFiniteOut: a NaN or Inf
-// inside the triangles reached it, as every element of A's and B's triangles reaches C's
-// diagonal block; or a sum overflowed).
-constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u;
+// Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the
+// structured launch's spare warps read the triangles of A and B that should be zero
+// (kOutside*: a nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there), and the
+// structured and dense launches flag an output they computed that is not finite
+// (kNonFiniteOut: a NaN or Inf inside the triangles reached it, as every element of A's and B's
+// triangles reaches C's diagonal block; or a sum overflowed). 16-bit: the scan reads all of A
+// and B, the other triangles as above and the triangles for NaN and Inf (kNonFiniteInside).
+constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
+                   kNonFiniteInside = 16u;
 
 // One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b
 // of X is X[b·stride_x + i·ldx + j].
@@ -37,17 +41,21 @@ struct MatrixProblem {
   int64_t batch;
 };
 
-// fp32, the kernel table's problem: also Structure::Detect's flags and the path.
-struct Problem : MatrixProblem<float> {
-  // Structure::Detect: the device word of flags (kOutsideA ...) that the structured launch sets and
-  // the general launches are gated on (gated_off); without, every launch runs.
+// A problem with Structure::Detect's flags and the path a launch computes.
+template <typename T>
+struct GatedProblem : MatrixProblem<T> {
+  // Structure::Detect: the device word of flags (kOutsideA ...) that the launches are gated on
+  // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
   Path path = Path::Structured;
 };
 
-// 16-bit data (T: half_t or bfloat16_t): no Structure::Detect, so no gate and no path.
+// fp32, the kernel table's problem.
+using Problem = GatedProblem<float>;
+
+// 16-bit data (T: half_t or bfloat16_t).
 template <typename T>
-using Problem16 = MatrixProblem<T>;
+using Problem16 = GatedProblem<T>;
 
 // Devices a process may use; per-device caches are arrays of this size.
 constexpr int kMaxDevices = 64;
@@ -77,6 +85,8 @@ template <typename T>
 bool tma_compatible_16bit(const Problem16<T>& p);
 void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+// sm80_16bit: the triangular product (Path::Structured) or, as Structure::Detect's general path,
+// every k with nothing masked (Path::Dense).
 void launch_sm80_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit_small(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
@@ -87,8 +97,15 @@ void launch_sm80_16bit_small(const Problem16<bfloat16_t>& p, const DeviceInfo& d
 // and turn length. dev.cc >= 80.
 int sm80_16bit_small_blocks_per_sm(const Problem16<half_t>& p, const DeviceInfo& dev);
 int sm80_16bit_small_blocks_per_sm(const Problem16<bfloat16_t>& p, const DeviceInfo& dev);
+// simt_16bit: the band (Path::Structured) or, as Structure::Detect's exact path, every k
+// (Path::Exact).
 void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+// Structure::Detect for 16-bit data: ORs into *p.gate (zeroed before) kOutsideA / kOutsideB for
+// a nonzero in A's / B's other triangle, kNonFiniteOutside / kNonFiniteInside for a NaN or Inf
+// there / in the triangles. Reads every element of A and B once; writes nothing else.
+void launch_scan_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
+void launch_scan_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 

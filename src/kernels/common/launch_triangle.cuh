@@ -216,14 +216,15 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
 }
 
 // The launch of a kernel whose tiles are never split (16-bit data: a split tile's partial would
-// reach C in 16 bits, a second rounding), so no fix-up pass: the schedule, the order
-// (problem_order under cost), and `launch(grid, schedule, first batch entry, order)` once per
-// 65535 batch entries. band: see problem_order.
+// reach C in 16 bits, a second rounding), so no fix-up pass: the schedule (dense: every tile's
+// band all of k, Structure::Detect's general path), the order (problem_order under cost), and
+// `launch(grid, schedule, first batch entry, order)` once per 65535 batch entries. band: see
+// problem_order.
 template <class Cost, class Launch>
 void launch_unsplit(int64_t n, int64_t batch, int tile, int k_step, int64_t slots,
-                    const Cost& cost, bool persistent, Launch&& launch, int band = 0) {
+                    const Cost& cost, bool persistent, bool dense, Launch&& launch, int band = 0) {
   const sched::TriangleSchedule s =
-      sched::make_schedule(n, tile, k_step, /*slots=*/1, /*dense=*/false, /*split=*/false);
+      sched::make_schedule(n, tile, k_step, /*slots=*/1, dense, /*split=*/false);
   sched::DispatchOrder banded;
   const sched::DispatchOrder& order =
       problem_order(batch, s, slots, cost, persistent, band, banded);

@@ -28,13 +28,21 @@ __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
   if (gate == nullptr || path == Path::Structured) return false;
   wait_for_previous_grid();
   const uint32_t f = *gate;
-  const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut)) != 0u;
+  const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
   switch (path) {
     case Path::Structured: return false;
     case Path::Dense: return (f & (kOutsideA | kOutsideB)) == 0u || nonfinite;
     case Path::Exact: return !nonfinite;
   }
   return true;
+}
+
+// gated_off for the launches of 16-bit data: their flags all come from a scan launched before
+// them (launch_scan_16bit), so the structured launch is gated too: it runs only where the scan
+// found nothing.
+__device__ __forceinline__ bool gated_off_after_scan(const uint32_t* gate, Path path) {
+  if (gate != nullptr && path == Path::Structured) return *gate != 0u;
+  return gated_off(gate, path);
 }
 
 // Ors kNonFiniteOut into *gate (when there is one) if any of the warp's values is not

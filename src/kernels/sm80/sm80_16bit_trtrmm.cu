@@ -220,10 +220,10 @@ struct StagedLoader : SliceVectors<kContigX> {
     }
   }
 
-  // Masks the triangle, stores the slice as (x, k) into st, whose slice starts at global
-  // (x0, k0), and moves on to the next slice.
-  __device__ void commit(Stage<kContigX>& st, int x0, int k0) {
-    const bool crosses = crosses_diagonal<kKAtLeastX>(x0, k0);
+  // Masks the triangle (where `masked`), stores the slice as (x, k) into st, whose slice starts
+  // at global (x0, k0), and moves on to the next slice.
+  __device__ void commit(Stage<kContigX>& st, int x0, int k0, bool masked) {
+    const bool crosses = masked && crosses_diagonal<kKAtLeastX>(x0, k0);
 #pragma unroll
     for (int q = 0; q < kVecs; ++q) {
       uint32_t v[4];
@@ -326,8 +326,9 @@ __device__ void store_tile(E* C, const TileOut& o, const float (&acc)[kMi][kNi][
 // acc += A'·B' over the unit's band, through the ring. Slice i lives in slot i % kStages. Each
 // thread commits one group of copies per slice (empty past the band) and masks the vectors it
 // copied, one iteration before the slice is multiplied: while slice it is multiplied, it + 1 is
-// masked and kStages − 3 slices are in flight behind it, one more issued.
-template <bool kBf16, bool kTrans, bool kAligned, typename Prologue>
+// masked and kStages − 3 slices are in flight behind it, one more issued. kDense: every k of the
+// operands as they are, nothing masked (Structure::Detect's general path).
+template <bool kBf16, bool kTrans, bool kAligned, bool kDense, typename Prologue>
 __device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16_t* a,
                               int64_t lda, const uint16_t* b, int64_t ldb, int n, int m0, int j0,
                               int k_begin, int steps, int tid, const mma::WarpCoords& w,
@@ -344,8 +345,10 @@ __device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16
   }
   prologue();
   cp_async::wait<kStages - 2>();
-  la.mask(smem.a[0], m0, k_begin);
-  lb.mask(smem.b[0], j0, k_begin);
+  if constexpr (!kDense) {
+    la.mask(smem.a[0], m0, k_begin);
+    lb.mask(smem.b[0], j0, k_begin);
+  }
   for (int it = 0; it < steps; ++it) {
     // After the barrier: slice it is masked, slot (it − 1) % kStages is free.
     __syncthreads();
@@ -357,9 +360,11 @@ __device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16
     cp_async::commit();
     if (it + 1 < steps) {
       cp_async::wait<kStages - 2>();  // this thread's copies of slice it + 1
-      const int k_next = k_begin + (it + 1) * kStep;
-      la.mask(smem.a[(it + 1) % kStages], m0, k_next);
-      lb.mask(smem.b[(it + 1) % kStages], j0, k_next);
+      if constexpr (!kDense) {
+        const int k_next = k_begin + (it + 1) * kStep;
+        la.mask(smem.a[(it + 1) % kStages], m0, k_next);
+        lb.mask(smem.b[(it + 1) % kStages], j0, k_next);
+      }
     }
     multiply_stage<kBf16, kTrans>(smem.a[it % kStages], smem.b[it % kStages], w.wm, w.wn,
                                   tid % 32, acc);
@@ -367,8 +372,8 @@ __device__ void ring_mainloop(SharedStorage<kTrans, kStages>& smem, const uint16
 }
 
 // acc += A'·B' over the unit's band, register-staged: the next slice's loads are in flight while
-// the current one is multiplied.
-template <bool kBf16, bool kTrans, typename Prologue>
+// the current one is multiplied. kDense: as for ring_mainloop.
+template <bool kBf16, bool kTrans, bool kDense, typename Prologue>
 __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* a, int64_t lda,
                                 const uint16_t* b, int64_t ldb, int n, int m0, int j0,
                                 int k_begin, int steps, int tid, const mma::WarpCoords& w,
@@ -378,8 +383,8 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
   la.load(n);
   lb.load(n);
   prologue();
-  la.commit(smem.a[0], m0, k_begin);
-  lb.commit(smem.b[0], j0, k_begin);
+  la.commit(smem.a[0], m0, k_begin, !kDense);
+  lb.commit(smem.b[0], j0, k_begin, !kDense);
   __syncthreads();
   for (int it = 0; it < steps; ++it) {
     const int cur = it & 1;
@@ -391,8 +396,8 @@ __device__ void staged_mainloop(SharedStorage<kTrans, 2>& smem, const uint16_t* 
     }
     multiply_stage<kBf16, kTrans>(smem.a[cur], smem.b[cur], w.wm, w.wn, tid % 32, acc);
     if (more) {
-      la.commit(smem.a[cur ^ 1], m0, k_next);
-      lb.commit(smem.b[cur ^ 1], j0, k_next);
+      la.commit(smem.a[cur ^ 1], m0, k_next, !kDense);
+      lb.commit(smem.b[cur ^ 1], j0, k_next, !kDense);
     }
     __syncthreads();
   }
@@ -422,13 +427,18 @@ constexpr int smem_bytes(bool ring, bool split) {
 constexpr int kMaxSmem = smem_bytes(true, true);
 
 // kTrans: the Lower product, run as the upper product C'ᵀ = Bᵀ·Aᵀ (see simt_fp32). kVec: every
-// row start of A, B and C is 16-byte aligned.
-template <bool kTrans, bool kVec, typename S>
+// row start of A, B and C is 16-byte aligned. kDense: Structure::Detect's general path
+// (Path::Dense: a dense schedule, every k of the operands as they are, nothing masked but C's
+// other triangle).
+template <bool kTrans, bool kVec, bool kDense, typename S>
 __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
     sm80_16bit_trtrmm_kernel(Problem16<S> p, sched::TriangleSchedule s, int64_t batch_offset,
                              const __grid_constant__ sched::DispatchOrder order) {
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
+  // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
+  // where the scan's flags say this path does not apply.
+  if (gated_off_after_scan(p.gate, p.path)) return;
   extern __shared__ uint4 dynamic_smem[];
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
@@ -461,12 +471,12 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   if (steps == 0)
     zero_mirror_tile();
   else if (kVec || n <= kRingAnyN)
-    ring_mainloop<kBf16, kTrans, kVec>(ring, a, op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid,
-                                       w, acc, zero_mirror_tile);
+    ring_mainloop<kBf16, kTrans, kVec, kDense>(ring, a, op.lda, bb, op.ldb, n, m0, j0, k_begin,
+                                               steps, tid, w, acc, zero_mirror_tile);
   else
-    staged_mainloop<kBf16, kTrans>(*reinterpret_cast<SharedStorage<kTrans, 2>*>(dynamic_smem), a,
-                                   op.lda, bb, op.ldb, n, m0, j0, k_begin, steps, tid, w, acc,
-                                   zero_mirror_tile);
+    staged_mainloop<kBf16, kTrans, kDense>(
+        *reinterpret_cast<SharedStorage<kTrans, 2>*>(dynamic_smem), a, op.lda, bb, op.ldb, n, m0,
+        j0, k_begin, steps, tid, w, acc, zero_mirror_tile);
 
   const TileOut out{p.ldc, p.n, row0, col0, u.bi == u.bj, w.wm, w.wn, w.g, w.t};
   if (cl.ranks == 1) {
@@ -489,9 +499,9 @@ double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 1.0;
 }
 
-template <bool kTrans, bool kVec, typename S>
+template <bool kTrans, bool kVec, bool kDense, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, S>;
+  constexpr auto kernel = sm80_16bit_trtrmm_kernel<kTrans, kVec, kDense, S>;
   static_assert(sizeof(SharedStorage<true, kStages>) == sizeof(SharedStorage<false, kStages>) &&
                     sizeof(SharedStorage<true, 2>) == sizeof(SharedStorage<false, 2>),
                 "both products' pipelines are the same size");
@@ -502,7 +512,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                                              : config::kSm80_16bitSplit;  // ranks per unit
   // Never split into separate partial tiles (see the top of this file): a split unit's ranks
   // meet in one cluster.
-  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false,
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false, kDense,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
                    const int ranks = cluster_ranks<kernel>(int64_t(grid.x) * grid.y, slots,
@@ -520,13 +530,19 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                  config::kSm80_16bitBand);
 }
 
-template <typename S>
-void launch_any(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+template <bool kDense, typename S>
+void launch_form(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const bool trans = p.fill == Fill::Lower, vec = rows_16b_aligned(p);
   if (trans)
-    vec ? launch<true, true>(p, dev, stream) : launch<true, false>(p, dev, stream);
+    vec ? launch<true, true, kDense>(p, dev, stream) : launch<true, false, kDense>(p, dev, stream);
   else
-    vec ? launch<false, true>(p, dev, stream) : launch<false, false>(p, dev, stream);
+    vec ? launch<false, true, kDense>(p, dev, stream)
+        : launch<false, false, kDense>(p, dev, stream);
+}
+
+template <typename S>
+void launch_any(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  p.path == Path::Dense ? launch_form<true>(p, dev, stream) : launch_form<false>(p, dev, stream);
 }
 
 }  // namespace

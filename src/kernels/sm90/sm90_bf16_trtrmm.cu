@@ -615,6 +615,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   const cluster_split::ClusterPlace cl =
       kSplit ? cluster_split::ClusterPlace::of_this_block() : cluster_split::ClusterPlace{};
   const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
+  // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
+  // where the scan found the inputs not triangular or not finite.
+  if (gated_off_after_scan(p.gate, p.path)) return;
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -735,6 +738,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+                 /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
                    // A split block runs exactly one unit: only in the schedule's own order, one
