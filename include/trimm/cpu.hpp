@@ -30,10 +30,10 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, 
                             const Options& options = {});
 
 // The same products on 16-bit data (half_t or bfloat16_t), as trimm::trtrmm's 16-bit overloads:
-// the referenced triangles widened to fp32 (exactly), multiplied as the fp32 overload does, and C
-// rounded to the type once (to nearest even). Precision Auto or Fp32 (both mean fp32
-// accumulation), structure Triangular (Detect is refused, as on the GPU). Allocates three n×n
-// fp32 scratch matrices on the host per call.
+// the referenced triangles (all of A and B under Structure::Detect) widened to fp32 (exactly),
+// multiplied as the fp32 overload does, and C rounded to the type once (to nearest even).
+// Precision Auto or Fp32 (both mean fp32 accumulation). Allocates three n×n fp32 scratch
+// matrices on the host per call.
 void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
             half_t* C, int64_t ldc, const Options& options = {});
 void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,

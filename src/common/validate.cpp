@@ -126,10 +126,6 @@ void validate_16bit_options(const char* api, const Options& options) {
   if (options.precision != Precision::Auto && options.precision != Precision::Fp32)
     throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
                           " for 16-bit data, expected Precision::Auto or Fp32 (fp32 accumulation)");
-  if (options.structure == Structure::Detect)
-    throw InvalidArgument(std::string(api) +
-                          ": structure = detect is not implemented for 16-bit data (half_t, "
-                          "bfloat16_t), expected Structure::Triangular");
 }
 
 }  // namespace trimm::detail

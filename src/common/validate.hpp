@@ -41,7 +41,7 @@ void validate_precision(const char* api, Precision precision);
 void validate_structure(const char* api, Structure structure);
 
 // The options of the 16-bit overloads (GPU and CPU): precision Auto or Fp32 (both mean fp32
-// accumulation) and structure Triangular; throws InvalidArgument naming the option otherwise.
+// accumulation) and a valid structure; throws InvalidArgument naming the option otherwise.
 void validate_16bit_options(const char* api, const Options& options);
 
 // The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.

@@ -175,8 +175,9 @@ void batched(Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a, co
 }
 
 // 16-bit data: each batch entry's referenced triangles widened into fp32 scratch (the other
-// triangle written as zero, never read), the fp32 product, C narrowed once. The scratch is
-// allocated after every check, so a refused call allocates and writes nothing.
+// triangle written as zero, never read; under Structure::Detect all of A and B, for the fp32
+// path's detection), the fp32 product, C narrowed once. The scratch is allocated after every
+// check, so a refused call allocates and writes nothing.
 template <typename T>
 void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a,
            const T* B, int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c,
@@ -188,16 +189,18 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
   if (n == 0 || batch == 0) return;
   const size_t nn = static_cast<size_t>(n * n);
   std::vector<float> a(nn), b(nn), c(nn);
-  auto widen_triangle = [&](const T* src, int64_t ld, std::vector<float>& dst) {
+  const bool all = options.structure == Structure::Detect;
+  auto widen = [&](const T* src, int64_t ld, std::vector<float>& dst) {
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j)
-        dst[size_t(i * n + j)] =
-            (fill == Fill::Upper ? j >= i : j <= i) ? detail::widen(src[i * ld + j]) : 0.0f;
+        dst[size_t(i * n + j)] = all || (fill == Fill::Upper ? j >= i : j <= i)
+                                     ? detail::widen(src[i * ld + j])
+                                     : 0.0f;
   };
   for (int64_t e = 0; e < batch; ++e) {
-    widen_triangle(A + e * stride_a, lda, a);
-    widen_triangle(B + e * stride_b, ldb, b);
-    run(fill, n, a.data(), n, b.data(), n, c.data(), n, Structure::Triangular);
+    widen(A + e * stride_a, lda, a);
+    widen(B + e * stride_b, ldb, b);
+    run(fill, n, a.data(), n, b.data(), n, c.data(), n, options.structure);
     T* out = C + e * stride_c;
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j) out[i * ldc + j] = detail::narrow<T>(c[size_t(i * n + j)]);

@@ -39,6 +39,17 @@ const kernels::DeviceInfo& current_device() {
 
 constexpr const char* kFp64Kernel = "simt_fp64";
 
+// Structure::Detect's flag word: options.workspace, checked (4 bytes, 4-byte aligned).
+uint32_t* detect_flags(const char* api, const Options& options) {
+  if (options.workspace == nullptr || options.workspace_bytes < sizeof(uint32_t) ||
+      reinterpret_cast<uintptr_t>(options.workspace) % alignof(uint32_t) != 0)
+    throw InvalidArgument(std::string(api) +
+                          ": structure = detect needs options.workspace: 4 bytes of device "
+                          "memory, 4-byte aligned (got " +
+                          std::to_string(options.workspace_bytes) + " bytes)");
+  return static_cast<uint32_t*>(options.workspace);
+}
+
 // The kernel a call on p runs (dispatch::choose), for these operands' alignment.
 dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p,
                         const Options& o) {
@@ -54,13 +65,9 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   detail::validate_precision(api, options.precision);
   detail::validate_structure(api, options.structure);
   const bool detect = options.structure == Structure::Detect;
+  uint32_t* flag = nullptr;
   if (detect) {
-    if (options.workspace == nullptr || options.workspace_bytes < sizeof(uint32_t) ||
-        reinterpret_cast<uintptr_t>(options.workspace) % alignof(uint32_t) != 0)
-      throw InvalidArgument(std::string(api) +
-                            ": structure = detect needs options.workspace: 4 bytes of device "
-                            "memory, 4-byte aligned (got " +
-                            std::to_string(options.workspace_bytes) + " bytes)");
+    flag = detect_flags(api, options);
     if (!options.kernel.empty() && !dispatch::has_detect_path(options.kernel))
       throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                             "' with structure = detect, expected '' or one of " +
@@ -88,7 +95,6 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           "sm_90 with precision auto or fp32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
-  auto* flag = static_cast<uint32_t*>(options.workspace);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags
@@ -153,7 +159,7 @@ void run_backward(const char* api, Fill fill, int64_t n, const T* G, int64_t ldg
   kernels::launch_simt_backward(p, current_device(), stream);
 }
 
-// 16-bit data: the same checks, then the 16-bit table.
+// 16-bit data: the same checks (and Structure::Detect's flag word), then the 16-bit table.
 template <typename T>
 kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda,
                                 int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b,
@@ -162,7 +168,9 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     int64_t(sizeof(T))});
   detail::validate_16bit_options(api, options);
-  return {fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+  kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+  if (options.structure == Structure::Detect) p.gate = detect_flags(api, options);
+  return p;
 }
 
 template <typename T>
@@ -190,11 +198,25 @@ template <typename T>
 void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a,
            const T* B, int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c,
            int64_t batch, Stream stream, const Options& options) {
-  const kernels::Problem16<T> p = prepare16(api, fill, n, A, lda, stride_a, B, ldb, stride_b, C,
-                                            ldc, stride_c, batch, options);
+  kernels::Problem16<T> p = prepare16(api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc,
+                                      stride_c, batch, options);
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
-  launch16(select16(p, dev, options), p, dev, stream);
+  const dispatch::KernelEntry16& k = select16(p, dev, options);
+  if (p.gate == nullptr) return launch16(k, p, dev, stream);
+
+  // Structure::Detect, no host sync: a scan of all of A and B sets the flags, then three
+  // launches gated on them, of which exactly one computes (the others' blocks return at their
+  // first instruction): the chosen kernel where A and B are triangular and finite; sm80_16bit
+  // over every k where they are finite but not triangular; simt_16bit over every k in plain
+  // fp32 where anything is not finite (NaN and Inf where the dense product puts them).
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(p.gate, 0, sizeof(uint32_t), stream));
+  kernels::launch_scan_16bit(p, dev, stream);
+  launch16(k, p, dev, stream);
+  p.path = kernels::Path::Dense;
+  kernels::launch_sm80_16bit(p, dev, stream);
+  p.path = kernels::Path::Exact;
+  kernels::launch_simt_16bit(p, dev, stream);
 }
 
 template <typename T>
