@@ -177,6 +177,68 @@ TYPED_TEST(CpuTrtrmm16, StridedBatchedSharedAAndGappedBC) {
 }
 
 // Each bad argument or option throws InvalidArgument naming it, with C left as it was.
+// Structure::Detect: the dense product's semantics on any 16-bit input (test_util.hpp's kinds:
+// noise or dense values in the other triangle, NaN and Inf planted), against the dense fp64
+// product of the same values: NaN where it is NaN, the same infinity, else the product rounded
+// once (integers, bit for bit) or within fp32 accumulation over all n terms and one rounding;
+// +0 outside the triangle.
+TYPED_TEST(CpuTrtrmm16, DetectEqualsTheDenseProductsTriangle) {
+  using F = TypeParam;
+  using T = typename F::T;
+  const double tiny = std::ldexp(1.0, F::kU == 0x1p-11 ? -25 : -134);
+  for (const test::Kind kind : {test::Kind::Triangular, test::Kind::Noisy, test::Kind::Dense,
+                                test::Kind::NonFinite, test::Kind::TriangularNonFinite})
+    this->each([&](Fill fill, int64_t n) {
+      SCOPED_TRACE(test::name(kind));
+      const bool exact = kind != test::Kind::Noisy;
+      const auto gen = exact ? std::function<double()>(test::integers(this->rng_))
+                             : std::function<double()>(test::uniform(this->rng_));
+      const int64_t lda = n + 2, ldb = n + 1, ldc = n + 3;
+      auto make = [&](int64_t ld) {
+        const std::vector<float> x = test::make<float>(kind, fill, n, ld, gen, this->rng_);
+        std::vector<T> y(x.size());
+        for (size_t e = 0; e < x.size(); ++e) y[e] = detail::narrow<T>(x[e]);
+        return y;
+      };
+      const std::vector<T> A = make(lda), B = make(ldb);
+      const auto A0 = bits(A), B0 = bits(B);
+      std::vector<T> C(size_t(n * ldc), T{F::kNaN});
+      Options o;
+      o.structure = Structure::Detect;
+      cpu::trtrmm(fill, n, A.data(), lda, B.data(), ldb, C.data(), ldc, o);
+
+      auto absolute = [](std::vector<float> x) {
+        for (float& v : x) v = std::fabs(v);
+        return x;
+      };
+      const auto Aw = widened(A), Bw = widened(B);
+      std::vector<double> ref(size_t(n * n)), mag(size_t(n * n));
+      cpu::reference_dense(fill, n, Aw.data(), lda, Bw.data(), ldb, ref.data(), n);
+      cpu::reference_dense(fill, n, absolute(Aw).data(), lda, absolute(Bw).data(), ldb,
+                           mag.data(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          const T c = C[size_t(i * ldc + j)];
+          const double v = detail::widen(c), r = ref[size_t(i * n + j)];
+          bool ok;
+          if (!test::in_triangle(fill, i, j)) ok = c.bits == 0;
+          else if (std::isnan(r)) ok = std::isnan(v);
+          else if (std::isinf(r)) ok = v == r;
+          else if (exact) ok = c.bits == detail::narrow<T>(float(r)).bits || (v == 0 && r == 0);
+          else
+            ok = std::fabs(v - r) <=
+                 F::kU * std::fabs(r) + 1.01 * double(n) * 0x1p-24 * mag[size_t(i * n + j)] + tiny;
+          ASSERT_TRUE(ok) << F::kName << " C[" << i << "][" << j << "] = " << v
+                          << ", dense reference " << r;
+        }
+        for (int64_t j = n; j < ldc; ++j)
+          ASSERT_EQ(C[size_t(i * ldc + j)].bits, F::kNaN) << "padding C[" << i << "][" << j << "]";
+      }
+      EXPECT_EQ(A0, bits(A)) << "A modified";
+      EXPECT_EQ(B0, bits(B)) << "B modified";
+    });
+}
+
 TEST(CpuTrtrmm16Args, RefusedCallsNameTheArgumentAndWriteNothing) {
   constexpr int64_t n = 8;
   std::vector<bfloat16_t> A(n * n, bfloat16_t{0x3F80}), B = A, C(n * n, bfloat16_t{0x7FC0});
@@ -205,10 +267,10 @@ TEST(CpuTrtrmm16Args, RefusedCallsNameTheArgumentAndWriteNothing) {
                     std::string("trimm::cpu::trtrmm: precision = ") + to_string(precision) +
                         " for 16-bit data");
   }
-  Options detect;
-  detect.structure = Structure::Detect;
-  expect_rejected([&] { cpu::trtrmm(Fill::Lower, n, a, n, B.data(), n, c, n, detect); },
-                  "trimm::cpu::trtrmm: structure = detect is not implemented for 16-bit data");
+  Options bad_structure;
+  bad_structure.structure = static_cast<Structure>(7);
+  expect_rejected([&] { cpu::trtrmm(Fill::Lower, n, a, n, B.data(), n, c, n, bad_structure); },
+                  "trimm::cpu::trtrmm: structure = ");
   expect_rejected(
       [&] { cpu::trtrmm(Fill::Upper, n, a, n, B.data(), n, c, n, {Precision::Auto, "bogus"}); },
       "trimm::cpu::trtrmm: kernel = 'bogus'");

@@ -600,6 +600,207 @@ TEST(GpuTrtrmm16Selected, StridedBatchedNamesTheBatchsKernel) {
   }
 }
 
+// --- Structure::Detect ----------------------------------------------------------------------
+// The dense product's semantics on any input (noise in the other triangle, NaN, Inf), against
+// the dense fp64 product of the same 16-bit values (the naive GPU kernel over every k, which
+// agrees with the CPU loops bit for bit: test_gpu_trtrmm): on the triangle NaN where it is NaN,
+// the same infinity where it is infinite, else the rounded product exactly (integers) or within
+// within_bound's bound over all n terms; +0 outside.
+template <class F>
+::testing::AssertionResult matches_dense16(Fill fill, int64_t n, const uint16_t* C, int64_t ldc,
+                                           const std::vector<double>& ref,
+                                           const std::vector<double>* mag) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const uint16_t got = C[i * ldc + j];
+      const double c = F::to(got), r = ref[size_t(i * n + j)];
+      bool ok;
+      if (!test::in_triangle(fill, i, j)) {
+        ok = is_zero(got);
+      } else if (std::isnan(r)) {
+        ok = std::isnan(c);
+      } else if (std::isinf(r)) {
+        ok = c == r;
+      } else if (mag == nullptr) {
+        const uint16_t want = F::from(r);
+        ok = got == want || (is_zero(got) && is_zero(want));
+      } else {
+        const double M = (*mag)[size_t(i * n + j)];
+        ok = std::fabs(c - r) <= F::kU * std::fabs(r) + (1 + F::kU) * double(n) * 0x1p-22 * M +
+                                      F::kU * F::kMinNormal;
+      }
+      if (!ok)
+        return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << c
+                                             << ", dense fp64 product " << r;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+// The dense fp64 product of float operands (of |A| and |B| where `absolute`), on the GPU.
+std::vector<double> dense_reference(Fill fill, int64_t n, std::vector<float> a, int64_t lda,
+                                    std::vector<float> b, int64_t ldb, bool absolute) {
+  if (absolute) {
+    for (float& v : a) v = std::fabs(v);
+    for (float& v : b) v = std::fabs(v);
+  }
+  DeviceBuffer<float> da(a), db(b);
+  DeviceBuffer<double> d(static_cast<size_t>(n * n));
+  kernels::launch_naive_fp64_reference(fill, n, da.get(), lda, db.get(), ldb, d.get(), n, nullptr,
+                                       /*dense=*/true);
+  return d.download();
+}
+
+// A test::make operand (test_util.hpp: the other triangle zero, noisy or dense, NaN and Inf
+// planted) rounded to the type.
+template <class F>
+Bits make16(test::Kind kind, Fill fill, int64_t n, int64_t ld, const std::function<double()>& gen,
+            std::mt19937_64& rng) {
+  const std::vector<float> x = test::make<float>(kind, fill, n, ld, gen, rng);
+  Bits b(x.size());
+  for (size_t e = 0; e < x.size(); ++e) b[e] = F::from(x[e]);
+  return b;
+}
+
+// One Detect call on `kernel` ("" for dispatch's choice), checked: C, the flags, the padding, the
+// inputs.
+template <class F>
+void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t n, int64_t lda,
+                  int64_t ldb, int64_t ldc, std::mt19937_64& rng) {
+  using T = typename F::T;
+  SCOPED_TRACE(std::string(F::kName) + ", kernel '" + kernel + "', lda " + std::to_string(lda));
+  const bool exact = kind != test::Kind::Noisy;  // integers elsewhere: every sum exact
+  const auto gen = exact ? std::function<double()>(test::integers(rng))
+                         : std::function<double()>(test::uniform(rng));
+  const Bits A = make16<F>(kind, fill, n, lda, gen, rng);
+  const Bits B = make16<F>(kind, fill, n, ldb, gen, rng);
+  const Bits C0(static_cast<size_t>(n * ldc), F::kNaN);
+  DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
+  const uint32_t garbage = 0xDEADBEEFu;  // the call clears it first
+  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, garbage));
+  Options o;
+  o.kernel = kernel;
+  o.structure = Structure::Detect;
+  o.workspace = work.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), lda, reinterpret_cast<const T*>(dB.get()),
+         ldb, reinterpret_cast<T*>(dC.get()), ldc, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const Bits out = dC.download();
+
+  const auto ref = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, false);
+  if (exact) {
+    EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, nullptr));
+  } else {
+    const auto mag = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, true);
+    EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, &mag));
+  }
+  // The flags that picked the path (each path alone would pass some of the checks above: this
+  // pins the gate). The scan reads everything, so they are exact: both outside bits wherever
+  // the other triangles hold anything (n > 1), a non-finite bit for where NaN or Inf was
+  // planted, nothing for triangular finite inputs.
+  const uint32_t flags = work.download()[0];
+  const bool other = kind != test::Kind::Triangular && kind != test::Kind::TriangularNonFinite;
+  EXPECT_EQ(flags & (kernels::kOutsideA | kernels::kOutsideB),
+            other && n > 1 ? kernels::kOutsideA | kernels::kOutsideB : 0u)
+      << "flags " << flags;
+  if (kind == test::Kind::TriangularNonFinite) EXPECT_EQ(flags, kernels::kNonFiniteInside);
+  if (kind == test::Kind::NonFinite)
+    EXPECT_NE(flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside), 0u);
+  if (kind != test::Kind::NonFinite && kind != test::Kind::TriangularNonFinite)
+    EXPECT_EQ(flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside), 0u);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      ASSERT_EQ(out[size_t(i * ldc + j)], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+}
+
+using Detect16Param = std::tuple<test::Kind, Fill, int64_t>;
+class GpuDetect16 : public ::testing::TestWithParam<Detect16Param>, public test::Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  }
+};
+
+// Every 16-bit kernel as the structured launch (dispatch's choice, then each forced), on rows TMA
+// can address; dispatch's choice also on rows of any alignment (odd leading dimensions: the
+// register-staged general path of sm80_16bit beyond its ring's sizes).
+TEST_P(GpuDetect16, EqualsTheDenseProductsTriangle) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kind, fill, n] = GetParam();
+  const int64_t lda = (n + 7) / 8 * 8 + 8, ldb = lda + 8, ldc = lda + 16;
+  for (const Type t : {Type::Fp16, Type::Bf16})
+    with_type(t, [&](auto f) {
+      using F = decltype(f);
+      std::vector<std::string> kernels = {""};
+      for (const std::string& k : every_kernel16())
+        if (runs_here16<F>(k)) kernels.push_back(k);
+      for (const std::string& k : kernels) check_detect<F>(k, kind, fill, n, lda, ldb, ldc, rng_);
+      check_detect<F>("", kind, fill, n, n + 1, n + 3, n + 5, rng_);
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, GpuDetect16,
+    ::testing::Combine(::testing::Values(test::Kind::Triangular, test::Kind::Noisy,
+                                         test::Kind::Dense, test::Kind::NonFinite,
+                                         test::Kind::TriangularNonFinite),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values<int64_t>(1, 4, 64, 129, 1000, 2048)),
+    [](const auto& info) {
+      return std::string(test::name(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
+    });
+
+// A batch whose shared A (stride 0) is triangular and whose B holds one nonzero in one entry's
+// other triangle: the scan covers every entry, the general path runs, and every entry is its
+// dense product.
+class GpuDetect16Batch : public ::testing::Test, public test::Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_F(GpuDetect16Batch, OneValueInOneEntryIsFound) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Bf16;
+  using T = F::T;
+  constexpr int64_t n = 200, ld = 208, batch = 3, stride = n * ld;
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    SCOPED_TRACE(to_string(fill));
+    const auto gen = test::integers(rng_);
+    const Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+    Bits B;
+    for (int64_t e = 0; e < batch; ++e) {
+      const Bits one = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+      B.insert(B.end(), one.begin(), one.end());
+    }
+    const int64_t i = fill == Fill::Upper ? 150 : 20, j = fill == Fill::Upper ? 20 : 150;
+    B[size_t(stride + i * ld + j)] = F::from(3.0);  // entry 1's other triangle
+    const Bits C0(static_cast<size_t>(batch * stride), F::kNaN);
+    DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
+    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+    Options o;
+    o.structure = Structure::Detect;
+    o.workspace = work.get();
+    o.workspace_bytes = sizeof(uint32_t);
+    trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, 0,
+                           reinterpret_cast<const T*>(dB.get()), ld, stride,
+                           reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    EXPECT_EQ(work.download()[0], kernels::kOutsideB);
+    const Bits out = dC.download();
+    const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+    for (int64_t e = 0; e < batch; ++e) {
+      SCOPED_TRACE("entry " + std::to_string(e));
+      const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
+      const auto ref = dense_reference(fill, n, Af, ld, Be, ld, false);
+      EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + e * stride, ld, ref, nullptr));
+    }
+  }
+}
+
 // --- errors ---------------------------------------------------------------------------------
 class GpuTrtrmm16Errors : public ::testing::Test {
  protected:
@@ -653,7 +854,7 @@ TEST_F(GpuTrtrmm16Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
     o.precision = Precision::Tf32;
     trtrmm(Fill::Upper, n, Ah, n, Bh, n, Ch, n, nullptr, o);
   });
-  expect_error("structure = detect", [&] {
+  expect_error("structure = detect needs options.workspace", [&] {
     Options o;
     o.structure = Structure::Detect;
     trtrmm(Fill::Upper, n, A, n, B, n, C, n, nullptr, o);
