@@ -284,42 +284,47 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
   };
   finish(ref_row, ref32.p, ref_row);
 
-  for (const Precision p : cfg.precisions) {
-    Options o;
-    o.precision = p;
-    o.kernel = cfg.kernel;
-    Row row{"cuda", "", to_string(p), n};
-    row.dtype = cfg.dtype;
-    BENCH_CUDA(cudaMemset(C16.p, 0xff, all * sizeof(uint16_t)));  // poison: NaN everywhere
-    auto run = [&](auto* a, auto* b, auto* c) {
-      row.method = std::string("trimm ") +
-                   selected_kernel_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
-                                                   int64_t(nn), c, n, int64_t(nn), batch, o) +
-                   of_batch;
-      row.ms = batch == 1 ? H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); })
-                          : H.time([&] {
-                              trtrmm_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
-                                                     int64_t(nn), c, n, int64_t(nn), batch,
-                                                     nullptr, o);
-                            });
-    };
-    if (bf16)
-      run(reinterpret_cast<const bfloat16_t*>(A16.p), reinterpret_cast<const bfloat16_t*>(B16.p),
-          reinterpret_cast<bfloat16_t*>(C16.p));
-    else
-      run(reinterpret_cast<const half_t*>(A16.p), reinterpret_cast<const half_t*>(B16.p),
-          reinterpret_cast<half_t*>(C16.p));
-    // Entry 0 and the last entry (a batch-indexing bug leaves the last one NaN): the worse.
-    Row last = row;
-    if (batch > 1) {
-      from_16bit<<<blocks, 256>>>(C16.p + (batch - 1) * nn, C.p, n * n, bf16);
+  Buf<uint32_t> flags(1);  // Structure::Detect's workspace
+  for (const Precision p : cfg.precisions)
+    for (const Structure st : cfg.structures) {
+      Options o;
+      o.precision = p;
+      o.kernel = cfg.kernel;
+      o.structure = st;
+      o.workspace = flags.p;
+      o.workspace_bytes = sizeof(uint32_t);
+      Row row{"cuda", "", to_string(p), n};
+      row.dtype = cfg.dtype;
+      BENCH_CUDA(cudaMemset(C16.p, 0xff, all * sizeof(uint16_t)));  // poison: NaN everywhere
+      auto run = [&](auto* a, auto* b, auto* c) {
+        row.method = std::string("trimm ") +
+                     selected_kernel_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
+                                                     int64_t(nn), c, n, int64_t(nn), batch, o) +
+                     (st == Structure::Detect ? " (detect)" : "") + of_batch;
+        row.ms = batch == 1 ? H.time([&] { trtrmm(Fill::Upper, n, a, n, b, n, c, n, nullptr, o); })
+                            : H.time([&] {
+                                trtrmm_strided_batched(Fill::Upper, n, a, n, int64_t(nn), b, n,
+                                                       int64_t(nn), c, n, int64_t(nn), batch,
+                                                       nullptr, o);
+                              });
+      };
+      if (bf16)
+        run(reinterpret_cast<const bfloat16_t*>(A16.p), reinterpret_cast<const bfloat16_t*>(B16.p),
+            reinterpret_cast<bfloat16_t*>(C16.p));
+      else
+        run(reinterpret_cast<const half_t*>(A16.p), reinterpret_cast<const half_t*>(B16.p),
+            reinterpret_cast<half_t*>(C16.p));
+      // Entry 0 and the last entry (a batch-indexing bug leaves the last one NaN): the worse.
+      Row last = row;
+      if (batch > 1) {
+        from_16bit<<<blocks, 256>>>(C16.p + (batch - 1) * nn, C.p, n * n, bf16);
+        BENCH_CUDA(cudaGetLastError());
+        H.check(C.p, ref32.p, ref64.p, last, atol, rtol);
+      }
+      from_16bit<<<blocks, 256>>>(C16.p, C.p, n * n, bf16);
       BENCH_CUDA(cudaGetLastError());
-      H.check(C.p, ref32.p, ref64.p, last, atol, rtol);
+      finish(row, C.p, last);
     }
-    from_16bit<<<blocks, 256>>>(C16.p, C.p, n * n, bf16);
-    BENCH_CUDA(cudaGetLastError());
-    finish(row, C.p, last);
-  }
 }
 
 }  // namespace

@@ -175,8 +175,8 @@ int bench(int argc, char** argv) {
     cfg.batch = v;
   }
   if (b16 && !gpu) usage_error("--dtype " + cfg.dtype + ": GPU bench only");
-  if (b16 && (cfg.noisy || structure != "triangular"))
-    usage_error("--dtype " + cfg.dtype + ": triangular inputs only (no --noisy, --structure)");
+  if (b16 && cfg.noisy)
+    usage_error("--dtype " + cfg.dtype + ": triangular inputs only (no --noisy)");
   if (b16) {
     // 16-bit data is accumulated in fp32: Auto unless fp32 is asked for by name.
     cfg.precisions = {precision == "all" ? Precision::Auto : parse_precision(precision, "--precision")};
