@@ -44,9 +44,10 @@ enum class Precision { Auto, Ieee, Fp32, Tf32 };
 // Triangular: BLAS semantics (see Fill): the other strict triangle of A and B is never read.
 // Detect: C = triu(A·B) (or tril) of A and B exactly as they are, the dense product's semantics:
 //   noise in the other triangle counts, and NaN and Inf land where the dense product puts them
-//   (Inf·0 = NaN). The structured product runs first and checks, while it multiplies, what A and
-//   B hold outside their triangles and whether its output is finite; inputs that are not
-//   triangular then take a general path that computes only C's triangle over every k.
+//   (Inf·0 = NaN). float: the structured product runs first and checks, while it multiplies,
+//   what A and B hold outside their triangles and whether its output is finite; 16-bit data: a
+//   pass over A and B checks first. Inputs that are not triangular (or not finite) then take a
+//   general path that computes only C's triangle over every k.
 enum class Structure { Triangular, Detect };
 
 const char* to_string(Fill fill);

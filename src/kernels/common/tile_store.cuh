@@ -41,8 +41,9 @@ __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
 // them (launch_scan_16bit), so the structured launch is gated too: it runs only where the scan
 // found nothing.
 __device__ __forceinline__ bool gated_off_after_scan(const uint32_t* gate, Path path) {
-  if (gate != nullptr && path == Path::Structured) return *gate != 0u;
-  return gated_off(gate, path);
+  if (gate == nullptr || path != Path::Structured) return gated_off(gate, path);
+  wait_for_previous_grid();  // (a no-op unless launched as a dependent)
+  return *gate != 0u;
 }
 
 // Ors kNonFiniteOut into *gate (when there is one) if any of the warp's values is not

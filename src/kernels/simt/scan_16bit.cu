@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int64_t b = blockIdx.y; b < batch; b += gridDim.y)
     for (int64_t r = warp; r < 2 * n; r += warps) {
       const bool is_a = r < n;
+      if (b > 0 && (is_a ? stride_a : stride_b) == 0) continue;  // a shared operand: once
       const int64_t i = is_a ? r : r - n;
       const uint16_t* row = is_a ? A + b * stride_a + i * lda : B + b * stride_b + i * ldb;
       // Upper: other triangle [0, i), triangle [i, n); Lower: triangle [0, i], other (i, n).
