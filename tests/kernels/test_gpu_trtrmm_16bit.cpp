@@ -616,7 +616,7 @@ template <class F>
       const double c = F::to(got), r = ref[size_t(i * n + j)];
       bool ok;
       if (!test::in_triangle(fill, i, j)) {
-        ok = is_zero(got);
+        ok = got == 0;  // +0
       } else if (std::isnan(r)) {
         ok = std::isnan(c);
       } else if (std::isinf(r)) {
@@ -694,8 +694,8 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
     const auto mag = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, true);
     EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, &mag));
   }
-  // The flags that picked the path (each path alone would pass some of the checks above: this
-  // pins the gate). The scan reads everything, so they are exact: both outside bits wherever
+  // The flags that picked the path (they pin the scan; GpuDetect16Gate pins each launch's gate).
+  // The scan reads everything, so they are exact: both outside bits wherever
   // the other triangles hold anything (n > 1), a non-finite bit for where NaN or Inf was
   // planted, nothing for triangular finite inputs.
   const uint32_t flags = work.download()[0];
@@ -757,12 +757,12 @@ INSTANTIATE_TEST_SUITE_P(
 // A batch whose shared A (stride 0) is triangular and whose B holds one nonzero in one entry's
 // other triangle: the scan covers every entry, the general path runs, and every entry is its
 // dense product.
-class GpuDetect16Batch : public ::testing::Test, public test::Seeded {
+class GpuDetect16Pinned : public ::testing::Test, public test::Seeded {
  protected:
   void SetUp() override { SKIP_WITHOUT_GPU(); }
 };
 
-TEST_F(GpuDetect16Batch, OneValueInOneEntryIsFound) {
+TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
   using T = F::T;
@@ -799,6 +799,144 @@ TEST_F(GpuDetect16Batch, OneValueInOneEntryIsFound) {
       EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + e * stride, ld, ref, nullptr));
     }
   }
+}
+
+// Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes
+// exactly where its path applies and writes nothing otherwise (GpuDetect16 alone cannot tell: a
+// launch that fails to switch off is overwritten by the right one after it). The word is never
+// modified.
+class GpuDetect16Gate : public ::testing::Test, public test::Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using namespace kernels;
+  using T = bfloat16_t;
+  int dev = 0, major = 0, minor = 0, sms = 0;
+  TEST_CUDA(cudaGetDevice(&dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const DeviceInfo info{dev, 10 * major + minor, sms};
+  struct Launch {
+    const char* name;
+    Path path;
+    void (*launch)(const Problem16<T>&, const DeviceInfo&, Stream);
+  };
+  std::vector<Launch> launches = {{"sm80_16bit", Path::Structured, launch_sm80_16bit},
+                                  {"sm80_16bit dense", Path::Dense, launch_sm80_16bit},
+                                  {"sm80_16bit_small", Path::Structured, launch_sm80_16bit_small},
+                                  {"simt_16bit", Path::Structured, launch_simt_16bit},
+                                  {"simt_16bit exact", Path::Exact, launch_simt_16bit}};
+  if (info.cc == 90) launches.push_back({"sm90_16bit", Path::Structured, launch_sm90_16bit});
+  const uint32_t words[] = {0u,
+                            kOutsideA,
+                            kOutsideB,
+                            kOutsideA | kOutsideB,
+                            kOutsideA | kNonFiniteOutside,
+                            kNonFiniteInside,
+                            kOutsideB | kNonFiniteInside,
+                            kNonFiniteOut,
+                            0xFFFFFFFFu};
+  for (const int64_t n : {40, 700})
+    for (const int64_t batch : {1, 3})
+      for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+        const int64_t ld = (n + 7) / 8 * 8, stride = n * ld, total = batch * stride;
+        Bits in(static_cast<size_t>(total));
+        std::uniform_int_distribution<int> value(-4, 4);
+        for (uint16_t& v : in) v = Bf16::from(value(rng_));
+        DeviceBuffer<uint16_t> dA(in), dB(in), dC(static_cast<size_t>(total));
+        DeviceBuffer<uint32_t> gate(1);
+        for (const Launch& l : launches)
+          for (const uint32_t w : words) {
+            SCOPED_TRACE(std::string(l.name) + " n " + std::to_string(n) + " batch " +
+                         std::to_string(batch) + " " + to_string(fill) + " flags " +
+                         std::to_string(w));
+            Problem16<T> p{};
+            p.fill = fill;
+            p.n = n;
+            p.A = reinterpret_cast<const T*>(dA.get());
+            p.B = reinterpret_cast<const T*>(dB.get());
+            p.C = reinterpret_cast<T*>(dC.get());
+            p.lda = p.ldb = p.ldc = ld;
+            p.stride_a = p.stride_b = p.stride_c = stride;
+            p.batch = batch;
+            p.gate = gate.get();
+            p.path = l.path;
+            gate.upload(std::vector<uint32_t>(1, w));
+            TEST_CUDA(cudaMemset(dC.get(), 0x77, size_t(total) * sizeof(uint16_t)));
+            l.launch(p, info, nullptr);
+            TEST_CUDA(cudaGetLastError());
+            const Bits out = dC.download();
+            int64_t written = 0;
+            for (int64_t b = 0; b < batch; ++b)
+              for (int64_t i = 0; i < n; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                  written += out[size_t(b * stride + i * ld + j)] != 0x7777;
+            const bool outside = (w & (kOutsideA | kOutsideB)) != 0u;
+            const bool nonfinite =
+                (w & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
+            const bool runs = l.path == Path::Structured ? w == 0u
+                              : l.path == Path::Dense    ? outside && !nonfinite
+                                                         : nonfinite;
+            // Running, a launch writes every element of C (its triangle and the zeros).
+            EXPECT_EQ(written, runs ? batch * n * n : 0);
+            EXPECT_EQ(gate.download()[0], w) << "flag word modified";
+          }
+      }
+}
+
+// The scan, pinned: one value planted alone, in A's or B's other triangle or inside a triangle,
+// at a range's first element, a middle one or its last (the head before a 16-byte boundary, the
+// vectors, the tail), in rows that start 2 bytes past a 16-byte boundary with an odd leading
+// dimension; a nonzero, -0 (not a nonzero: the structured path), or Inf. The flags name exactly
+// what was planted, and C is the dense product's triangle.
+TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Fp16;
+  using T = F::T;
+  constexpr int64_t n = 37, ld = 41, offset = 1;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const bool in_b : {false, true})
+      for (const int64_t i : {0, 1, 18, 35, 36})
+        for (const int64_t j : {0, 1, 9, 17, 18, 19, 27, 35, 36})
+          for (const double v : {3.0, -0.0, inf}) {
+            const bool outside = !test::in_triangle(fill, i, j);
+            if (outside && v == -0.0 && (j % 9) != 0) continue;  // a few -0 cases suffice
+            SCOPED_TRACE(std::string(to_string(fill)) + (in_b ? " B(" : " A(") +
+                         std::to_string(i) + ", " + std::to_string(j) + ") = " +
+                         std::to_string(v));
+            const auto gen = test::integers(rng_);
+            Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+            Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+            (in_b ? B : A)[size_t(i * ld + j)] = F::from(v);
+            A.insert(A.begin(), size_t(offset), F::kNaN);
+            B.insert(B.begin(), size_t(offset), F::kNaN);
+            DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(offset + n * ld), F::kNaN));
+            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+            Options o;
+            o.structure = Structure::Detect;
+            o.workspace = work.get();
+            o.workspace_bytes = sizeof(uint32_t);
+            trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()) + offset, ld,
+                   reinterpret_cast<const T*>(dB.get()) + offset, ld,
+                   reinterpret_cast<T*>(dC.get()) + offset, ld, nullptr, o);
+            TEST_CUDA(cudaGetLastError());
+            const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
+            uint32_t want = 0;
+            if (std::isinf(v)) want = outside ? kernels::kNonFiniteOutside | other
+                                              : kernels::kNonFiniteInside;
+            else if (outside && v != 0.0) want = other;
+            EXPECT_EQ(work.download()[0], want);
+            const auto Af = to_float<F>(Bits(A.begin() + offset, A.end()));
+            const auto Bf = to_float<F>(Bits(B.begin() + offset, B.end()));
+            const auto ref = dense_reference(fill, n, Af, ld, Bf, ld, false);
+            const Bits out = dC.download();
+            EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + offset, ld, ref, nullptr));
+          }
 }
 
 // --- errors ---------------------------------------------------------------------------------
