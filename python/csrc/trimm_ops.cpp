@@ -5,10 +5,10 @@
 //
 // CPU tensors go through trimm's CPU backend: float32 and float64 directly, float16 and bfloat16
 // computed in float32 and rounded once. CUDA tensors (when built with CUDA) go through
-// trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32, and
-// float16/bfloat16 through float32, with rows copied to 16-byte-aligned padded buffers where they
-// are not so already (the TMA kernels need it); float64 through the fp64 overload (plain fp64,
-// every k), on the operands' own strides.
+// trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32 with rows
+// copied to 16-byte-aligned padded buffers where they are not so already (the TMA kernels need
+// it); float16/bfloat16 through the 16-bit overloads and float64 through the fp64 one (plain
+// fp64, every k), both on the operands' own strides.
 //
 // The backward (dA = M(grad)·Bᵀ, dB = Aᵀ·M(grad)) runs trimm::cpu::trtrmm_backward on CPU tensors
 // and trimm::trtrmm_backward_strided_batched (trimm's own tiled CUDA kernel) on CUDA tensors:
@@ -229,22 +229,45 @@ at::Tensor product_cuda_fp64(const at::Tensor& A, const at::Tensor& B,
   return out;
 }
 
+// float16 / bfloat16: the 16-bit kernels on the operands' own strides (any alignment), C
+// straight into `out`, rounded once from fp32 sums.
+template <typename T>
+at::Tensor product_cuda_16bit(const at::Tensor& A, const at::Tensor& B,
+                              const std::vector<int64_t>& shape, trimm::Fill fill) {
+  const int64_t n = shape.back();
+  at::Tensor out = at::empty(shape, A.options());
+  if (out.numel() == 0) return out;
+  const at::Tensor a = as_batched_rows(A, shape), b = as_batched_rows(B, shape);
+  at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));
+  trimm::Options o;
+  o.structure = trimm::Structure::Detect;
+  o.workspace = work.data_ptr();
+  o.workspace_bytes = sizeof(int32_t);
+  trimm::trtrmm_strided_batched(fill, n, static_cast<const T*>(a.data_ptr()), row_stride(a),
+                                a.stride(0), static_cast<const T*>(b.data_ptr()), row_stride(b),
+                                b.stride(0), static_cast<T*>(out.data_ptr()), n, n * n, a.size(0),
+                                current_stream(), o);
+  return out;
+}
+
 at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
   check_dtype(dtype, fill, ": ");
   if (dtype == at::kDouble) return product_cuda_fp64(A, B, shape, fill);
+  if (dtype == at::kHalf) return product_cuda_16bit<trimm::half_t>(A, B, shape, fill);
+  if (dtype == at::kBFloat16) return product_cuda_16bit<trimm::bfloat16_t>(A, B, shape, fill);
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
   const at::Tensor a = tma_rows(as_batched_rows(A.to(at::kFloat), shape));
   const at::Tensor b = tma_rows(as_batched_rows(B.to(at::kFloat), shape));
   const int64_t batch = a.size(0), ldc = (n + 3) / 4 * 4;
-  // C goes straight into `out` where its rows are already 16-byte multiples (fp32, n % 4 == 0:
-  // a fresh contiguous tensor); otherwise into a padded buffer, then copied (a 64 MB copy at
-  // n = 4096 would cost ~30 µs, an eighth of the product).
-  const bool direct = dtype == at::kFloat && ldc == n;
+  // C goes straight into `out` where its rows are already 16-byte multiples (n % 4 == 0: a fresh
+  // contiguous tensor); otherwise into a padded buffer, then copied (a 64 MB copy at n = 4096
+  // would cost ~30 µs, an eighth of the product).
+  const bool direct = ldc == n;
   at::Tensor c = direct ? out.view({batch, n, n})
                         : at::empty({batch, n, ldc}, A.options().dtype(at::kFloat));
   at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));

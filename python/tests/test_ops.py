@@ -195,6 +195,37 @@ def test_cuda_any_input(op, op_ref, n, kind):
 
 @needs_cuda
 @pytest.mark.parametrize("op,op_ref", OPS)
+@pytest.mark.parametrize("n", [1, 17, 129, 1000])
+@pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
+@pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-2), (torch.bfloat16, 5e-2)])
+def test_cuda_any_input_half_precisions(op, op_ref, n, kind, dtype, tol):
+    """float16/bfloat16 on trimm's 16-bit kernels under Detect: the dense product's triangle of
+    the given values (fp32 sums, one rounding), NaN and Inf where it has them."""
+    fill = torch.triu if op_ref is torch.triu else torch.tril
+    g = torch.Generator().manual_seed(n + 7)
+    A, B = (fill(torch.rand(n, n, generator=g)) for _ in range(2))
+    if kind == "noisy":
+        A = A + 1e-2 * (torch.rand(n, n, generator=g) - fill(torch.rand(n, n, generator=g)))
+    if kind in ("dense", "nonfinite"):
+        A, B = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
+    if kind == "nonfinite":
+        A[n // 2, n // 3], B[n // 3, n // 2], A[0, n - 1] = float("inf"), float("-inf"), float("nan")
+    A, B = A.to(dtype).cuda(), B.to(dtype).cuda()
+    A0, B0 = A.clone(), B.clone()
+    C = op(A, B)
+    assert C.dtype == dtype
+    R = op_ref(A.double() @ B.double())
+    assert torch.equal(torch.isnan(C), torch.isnan(R)), "NaN in other places"
+    inf = torch.isinf(R)
+    assert torch.equal(C.double()[inf], R[inf]), "Inf in other places"
+    fin = torch.isfinite(R)
+    torch.testing.assert_close(C.double()[fin], R[fin], atol=tol * max(1.0, n ** 0.5), rtol=tol)
+    bits = lambda x: x.view(torch.int16)
+    assert torch.equal(bits(A), bits(A0)) and torch.equal(bits(B), bits(B0)), "inputs modified"
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
 def test_cuda_batched_broadcast_views_dtypes(op, op_ref):
     A = torch.rand(2, 1, 130, 130, device="cuda")
     B = torch.rand(3, 130, 130, device="cuda").transpose(-1, -2)
