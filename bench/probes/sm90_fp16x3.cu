@@ -1,0 +1,479 @@
+// Probe (a prototype, not a library kernel): fp32-accurate C = triu(A·B) on fp16 wgmma, the plan
+// of docs/sm90_fp16x3_plan.md, to measure its time and error before building it into trimm.
+//
+// Prepass: A's rows and B's columns scaled by powers of two (largest |x| into [8, 16)), each
+// scaled x split into h0 = fp16(x) and h1 = fp16((x − h0)·2^11) planes (x ≈ h0 + 2^-11·h1), the
+// other triangle written as zeros in the diagonal 128-blocks (the only blocks the main kernel
+// reads across the diagonal). Main kernel: sm90_16bit's skeleton (TMA ring of 64-k stages,
+// 128×128 tiles, two consumer warpgroups of m64n128k16), one block per unit, longest first; a
+// stage issues the main products a0·b0 into fresh registers (its own commit group) and the
+// cross products a0·b1 + a1·b0 into a cross accumulator (another group); waiting for all but the
+// newest group retires the main group while the cross group still runs, and the main part is
+// promoted into the fp32 sum with FADD (the tensor cores' accumulation truncates). C = (sum +
+// 2^-11·cross) / (sa_i·sb_j). Upper, one problem.
+//
+// Usage: probe_sm90_fp16x3 [n ...] (default 4096). Prints, per n and input kind, the prepass's
+// and the main kernel's times (CUDA events, L2 flushed, medians of 30), trimm's own fp32 call
+// (sm90_tf32x3) in the same run, and each one's normwise error against the fp64 product.
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "kernels/common/shared_address.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.cuh"
+#include "sched/triangle_scheduler.hpp"
+#include "trimm/cuda.hpp"
+
+#define PROBE_CHECK(call)                                                                  \
+  do {                                                                                     \
+    const cudaError_t e_ = (call);                                                         \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s failed: %s (line %d)\n", #call, cudaGetErrorString(e_),     \
+                   __LINE__);                                                              \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+namespace {
+
+using namespace trimm;
+using namespace trimm::kernels;
+
+constexpr int kTile = 128, kStep = 64, kStages = 3, kBoxN = 64, kThreads = 384;
+constexpr int kConsumerThreads = 256;
+[[maybe_unused]] constexpr int kHelperThreads = 96;
+[[maybe_unused]] constexpr int kProducerWarp = kConsumerThreads / 32;
+constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
+static_assert(kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs, "setmaxnreg's budget");
+
+// One stage: A's two planes (m 128, k 64) K-major and B's two (k 64, n 128: two boxes of 64
+// columns) N-major, rows of 128 bytes in TMA's 128-byte swizzle.
+struct alignas(1024) Stage {
+  __half a0[kTile * kStep], a1[kTile * kStep];
+  __half b0[kStep * kTile], b1[kStep * kTile];
+};
+struct Smem {
+  Stage st[kStages];
+  uint64_t full[kStages], empty[kStages];
+};
+[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage);
+[[maybe_unused]] constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(__half);  // one B box: LBO
+
+// --- prepass ----------------------------------------------------------------------------------
+// 2^(3 - floor(log2 m)): m·scale in [8, 16). 1 for m = 0.
+__device__ __forceinline__ float pow2_scale(float m) {
+  if (!(m > 0.f)) return 1.f;
+  int e = 0;
+  frexpf(m, &e);  // m = f·2^e, f in [0.5, 1)
+  return ldexpf(1.f, max(-126, min(127, 4 - e)));
+}
+__device__ __forceinline__ void split(float x, __half& h0, __half& h1) {
+  h0 = __float2half_rn(x);
+  h1 = __float2half_rn((x - __half2float(h0)) * 2048.f);
+}
+
+// One row of an operand, split from its diagonal block's first column c0 (a multiple of 128):
+// zero before column `first` (the diagonal), x·scale(column) from there. A warp per row, 16-byte
+// loads and 8-byte stores where the row allows (n % 4 == 0), else element by element.
+template <class Scale>
+__device__ __forceinline__ void split_row(const float* row, int c0, int first, int n, __half* p0,
+                                          __half* p1, int lane, const Scale& scale) {
+  if (n % 4 == 0) {
+#pragma unroll 4
+    for (int k = c0 + 4 * lane; k < n; k += 128) {
+      const float4 v = *reinterpret_cast<const float4*>(row + k);
+      const float x[4] = {v.x, v.y, v.z, v.w};
+      __half h0[4], h1[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) split(k + e >= first ? x[e] * scale(k + e) : 0.f, h0[e], h1[e]);
+      *reinterpret_cast<uint2*>(p0 + k) = *reinterpret_cast<const uint2*>(h0);
+      *reinterpret_cast<uint2*>(p1 + k) = *reinterpret_cast<const uint2*>(h1);
+    }
+  } else {
+    for (int k = c0 + lane; k < n; k += 32) {
+      __half h0, h1;
+      split(k >= first ? row[k] * scale(k) : 0.f, h0, h1);
+      p0[k] = h0;
+      p1[k] = h1;
+    }
+  }
+}
+
+// A (upper): one warp per row i, scaled by its own largest |x| (k >= i).
+__global__ void split_rows(const float* A, int64_t lda, int n, __half* a0, __half* a1,
+                           int64_t ldw, float* inv_sa) {
+  const int i = int((int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32), lane = threadIdx.x % 32;
+  if (i >= n) return;
+  const float* row = A + int64_t(i) * lda;
+  float m = 0.f;
+  if (n % 4 == 0) {
+#pragma unroll 4
+    for (int k = i / kTile * kTile + 4 * lane; k < n; k += 128) {
+      const float4 v = *reinterpret_cast<const float4*>(row + k);
+      m = fmaxf(m, fmaxf(fmaxf(k >= i ? fabsf(v.x) : 0.f, k + 1 >= i ? fabsf(v.y) : 0.f),
+                         fmaxf(k + 2 >= i ? fabsf(v.z) : 0.f, k + 3 >= i ? fabsf(v.w) : 0.f)));
+    }
+  } else {
+    for (int k = i + lane; k < n; k += 32) m = fmaxf(m, fabsf(row[k]));
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+  const float s = pow2_scale(m);
+  split_row(row, i / kTile * kTile, i, n, a0 + int64_t(i) * ldw, a1 + int64_t(i) * ldw, lane,
+            [s](int) { return s; });
+  if (lane == 0) inv_sa[i] = 1.f / s;
+}
+
+// B's column maxima (upper: rows k <= j), 16 rows and 4 columns a thread, as unsigned bits
+// (order-preserving for non-negative floats); colmax zeroed before.
+__global__ void column_max(const float* B, int64_t ldb, int n, unsigned* colmax) {
+  const int j = 4 * (blockIdx.x * blockDim.x + threadIdx.x), k0 = blockIdx.y * 16;
+  if (j >= n || k0 > j + 3) return;
+  float m[4] = {0.f, 0.f, 0.f, 0.f};
+  const int k1 = min(k0 + 16, min(n, j + 4));
+#pragma unroll 4
+  for (int k = k0; k < k1; ++k)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (j + e < n && k <= j + e) m[e] = fmaxf(m[e], fabsf(B[int64_t(k) * ldb + j + e]));
+#pragma unroll
+  for (int e = 0; e < 4; ++e)
+    if (j + e < n) atomicMax(colmax + j + e, __float_as_uint(m[e]));
+}
+
+// Each column's scale and its inverse, from its maximum.
+__global__ void column_scales(const unsigned* colmax, int n, float* sb, float* inv_sb) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const float s = pow2_scale(__uint_as_float(colmax[j]));
+  sb[j] = s;
+  inv_sb[j] = 1.f / s;
+}
+
+// B (upper): one warp per row k, each column scaled by its own largest |x|.
+__global__ void split_cols(const float* B, int64_t ldb, int n, const float* sb, __half* b0,
+                           __half* b1, int64_t ldw) {
+  const int k = int((int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32), lane = threadIdx.x % 32;
+  if (k >= n) return;
+  split_row(B + int64_t(k) * ldb, k / kTile * kTile, k, n, b0 + int64_t(k) * ldw,
+            b1 + int64_t(k) * ldw, lane, [sb](int j) { return sb[j]; });
+}
+
+// --- main kernel ------------------------------------------------------------------------------
+// kPromote: the main products of each stage in fresh registers, promoted with FADD (as above);
+// false: straight into the sum, the tensor cores' own accumulation over the whole band (one
+// group a stage, retired a stage later: sm90_16bit's pipeline), to measure what promotion costs.
+template <bool kPromote>
+__global__ void __launch_bounds__(kThreads, 1)
+    fp16x3_kernel(const __grid_constant__ CUtensorMap map_a0,
+                  const __grid_constant__ CUtensorMap map_a1,
+                  const __grid_constant__ CUtensorMap map_b0,
+                  const __grid_constant__ CUtensorMap map_b1, const float* inv_sa,
+                  const float* inv_sb, float* C, int64_t ldc, int n,
+                  sched::TriangleSchedule s) {
+#if TRIMM_SM90_DEVICE
+  namespace ptx = trimm::kernels::sm90::ptx;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_raw +
+                                      ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
+  const int tid = threadIdx.x;
+  const sched::WorkUnit u = s.unit_unsplit(blockIdx.x);  // longest diagonals first
+  const int m0 = u.bi * kTile, n0 = u.bj * kTile, k_begin = int(u.k_begin);
+  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.empty[i], 8);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (tid >= kConsumerThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (tid == 32 * kProducerWarp) {
+      for (int it = 0; it < steps; ++it) {
+        const int slot = it % kStages;
+        if (it >= kStages) ptx::mbar_wait(&sm.empty[slot], ((it / kStages) & 1) ^ 1);
+        Stage& st = sm.st[slot];
+        const int k0 = k_begin + it * kStep;
+        ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes);
+        ptx::tma_load_3d(st.a0, &map_a0, &sm.full[slot], k0, m0, 0);
+        ptx::tma_load_3d(st.a1, &map_a1, &sm.full[slot], k0, m0, 0);
+#pragma unroll
+        for (int j = 0; j < kTile / kBoxN; ++j) {
+          ptx::tma_load_3d(st.b0 + j * kBoxN * kStep, &map_b0, &sm.full[slot], n0 + j * kBoxN,
+                           k0, 0);
+          ptx::tma_load_3d(st.b1 + j * kBoxN * kStep, &map_b1, &sm.full[slot], n0 + j * kBoxN,
+                           k0, 0);
+        }
+      }
+    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
+      zero_mirror<false, float>(C, ldc, n, u.bi, u.bj, false, kTile,
+                                tid - 32 * (kProducerWarp + 1), kHelperThreads);
+    }
+    return;
+  }
+
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  const int wg = tid / 128;
+  const bool lane0 = tid % 32 == 0;
+  const uint32_t da = ptx::desc_kmajor_sw128_lo(sm.st[0].a0 + 64 * wg * kStep);
+  const uint32_t db = uint32_t(ptx::desc_mnmajor_sw128(sm.st[0].b0, kBoxBytes));
+  constexpr uint32_t kSlot = kStageBytes >> 4, kPlane = (kTile * kStep * sizeof(__half)) >> 4;
+  constexpr uint32_t kStepA = (16 * sizeof(__half)) >> 4;          // k16: 32 bytes along a row
+  constexpr uint32_t kStepB = (16 * kBoxN * sizeof(__half)) >> 4;  // k16: 16 rows of 128 bytes
+  float acc[64], cross[64], part[64];
+#pragma unroll
+  for (int r = 0; r < 64; ++r) acc[r] = cross[r] = part[r] = 0.f;
+  for (int it = 0; it < steps; ++it) {
+    const int slot = it % kStages;
+    ptx::mbar_wait(&sm.full[slot], (it / kStages) & 1);
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kStep / 16; ++kk) {
+      const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
+      if constexpr (kPromote)
+        ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
+                                        ptx::desc_kmajor_sw128_from_lo(b), kk > 0);
+      else
+        ptx::wgmma_m64n128k16_ss<false>(acc, ptx::desc_kmajor_sw128_from_lo(a),
+                                        ptx::desc_kmajor_sw128_from_lo(b), 1);
+    }
+    if constexpr (kPromote) ptx::wgmma_commit();
+#pragma unroll
+    for (int kk = 0; kk < kStep / 16; ++kk) {
+      const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
+      ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
+                                      ptx::desc_kmajor_sw128_from_lo(b + kPlane), 1);
+      ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
+                                      ptx::desc_kmajor_sw128_from_lo(b), 1);
+    }
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<1>();  // kPromote: this stage's main group and the last stage's cross group
+    if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(it - 1) % kStages]);
+    if constexpr (kPromote) {
+#pragma unroll
+      for (int r = 0; r < 64; ++r) {
+        ptx::pin(part[r]);
+        acc[r] += part[r];
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int r = 0; r < 64; ++r) ptx::pin(cross[r]);
+  if (steps > 0 && lane0) ptx::mbar_arrive(&sm.empty[(steps - 1) % kStages]);
+
+  // C(m, c) for accumulator 4j + 2h + e: m = m0 + 64·wg + 16q + g + 8h, c = n0 + 8j + 2t + e.
+  const int q = (tid % 128) / 32, g = (tid % 32) / 4, t = tid % 4;
+  const bool diag = u.bi == u.bj;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int m = m0 + 64 * wg + 16 * q + g + 8 * h;
+    if (m >= n) continue;
+    const float ia = inv_sa[m];
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int c = n0 + 8 * j + 2 * t;
+      if (c >= n) continue;
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        if (c + e >= n) continue;
+        const int r = 4 * j + 2 * h + e;
+        const float v = (acc[r] + cross[r] * (1.f / 2048.f)) * ia * inv_sb[c + e];
+        C[int64_t(m) * ldc + c + e] = diag && m > c + e ? 0.f : v;
+      }
+    }
+  }
+#else
+  __trap();
+#endif
+}
+
+// --- host -------------------------------------------------------------------------------------
+__global__ void flush_l2(float* p, size_t count) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x)
+    p[i] = float(i);
+}
+
+template <class F>
+float median_ms(F&& f, float* flush, size_t flush_count) {
+  cudaEvent_t a, b;
+  PROBE_CHECK(cudaEventCreate(&a));
+  PROBE_CHECK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < 33; ++i) {
+    flush_l2<<<1024, 256>>>(flush, flush_count);
+    PROBE_CHECK(cudaEventRecord(a));
+    f();
+    PROBE_CHECK(cudaEventRecord(b));
+    PROBE_CHECK(cudaEventSynchronize(b));
+    float ms = 0.f;
+    PROBE_CHECK(cudaEventElapsedTime(&ms, a, b));
+    if (i >= 3) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// ||C − R|| / ||R|| over the triangle; NaN if any element of C's other triangle is not +0.
+double normwise(int n, const std::vector<float>& C, const std::vector<double>& R) {
+  double e2 = 0, r2 = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double c = C[size_t(i) * n + j], r = R[size_t(i) * n + j];
+      if (j < i) {
+        if (!(c == 0.0)) return NAN;
+        continue;
+      }
+      e2 += (c - r) * (c - r);
+      r2 += r * r;
+    }
+  return std::sqrt(e2 / r2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int count = 0, dev = 0, major = 0, sms = 0, l2 = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("probe_sm90_fp16x3: no CUDA device; skipped\n");
+    return 0;
+  }
+  PROBE_CHECK(cudaGetDevice(&dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  if (major != 9) {
+    std::printf("probe_sm90_fp16x3: needs an sm_90 GPU; skipped\n");
+    return 0;
+  }
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {4096};
+  const size_t flush_count = size_t(l2) / 2;  // 2x the L2 in bytes
+  float* flush = nullptr;
+  PROBE_CHECK(cudaMalloc(&flush, flush_count * sizeof(float)));
+  constexpr int kSmem = int(sizeof(Smem)) + 1024;
+  PROBE_CHECK(cudaFuncSetAttribute(fp16x3_kernel<true>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  PROBE_CHECK(cudaFuncSetAttribute(fp16x3_kernel<false>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  std::printf("%6s %-6s %9s %9s %9s %9s %10s %10s\n", "n", "inputs", "prepass", "main", "total",
+              "tf32x3", "err fp16x3", "err tf32x3");
+  for (const int n : sizes)
+    for (const bool normal : {false, true}) {
+      const int64_t ldw = (n + 63) / 64 * 64;
+      std::mt19937_64 rng(n * 2 + normal);
+      std::uniform_real_distribution<float> U(0.f, 1.f);
+      std::normal_distribution<float> N(0.f, 1.f);
+      std::vector<float> hA(size_t(n) * n, 0.f), hB(size_t(n) * n, 0.f);
+      for (int i = 0; i < n; ++i)
+        for (int j = i; j < n; ++j) {
+          hA[size_t(i) * n + j] = normal ? N(rng) : U(rng);
+          hB[size_t(i) * n + j] = normal ? N(rng) : U(rng);
+        }
+      float *A, *B, *C, *C2, *inv_sa, *inv_sb, *sb;
+      __half *a0, *a1, *b0, *b1;
+      unsigned* colmax;
+      double* R;
+      const size_t nn = size_t(n) * n, plane = size_t(n) * ldw;
+      PROBE_CHECK(cudaMalloc(&A, nn * 4));
+      PROBE_CHECK(cudaMalloc(&B, nn * 4));
+      PROBE_CHECK(cudaMalloc(&C, nn * 4));
+      PROBE_CHECK(cudaMalloc(&C2, nn * 4));
+      PROBE_CHECK(cudaMalloc(&R, nn * 8));
+      PROBE_CHECK(cudaMalloc(&a0, plane * 2));
+      PROBE_CHECK(cudaMalloc(&a1, plane * 2));
+      PROBE_CHECK(cudaMalloc(&b0, plane * 2));
+      PROBE_CHECK(cudaMalloc(&b1, plane * 2));
+      PROBE_CHECK(cudaMalloc(&inv_sa, size_t(n) * 4));
+      PROBE_CHECK(cudaMalloc(&inv_sb, size_t(n) * 4));
+      PROBE_CHECK(cudaMalloc(&sb, size_t(n) * 4));
+      PROBE_CHECK(cudaMalloc(&colmax, size_t(n) * 4));
+      PROBE_CHECK(cudaMemcpy(A, hA.data(), nn * 4, cudaMemcpyHostToDevice));
+      PROBE_CHECK(cudaMemcpy(B, hB.data(), nn * 4, cudaMemcpyHostToDevice));
+      PROBE_CHECK(cudaMemset(C, 0xFF, nn * 4));  // NaN: every element must be written
+      const CUtensorMap m_a0 = sm90::make_map(reinterpret_cast<const half_t*>(a0), n, ldw, 0, 1,
+                                              kBoxN, kTile);
+      const CUtensorMap m_a1 = sm90::make_map(reinterpret_cast<const half_t*>(a1), n, ldw, 0, 1,
+                                              kBoxN, kTile);
+      const CUtensorMap m_b0 = sm90::make_map(reinterpret_cast<const half_t*>(b0), n, ldw, 0, 1,
+                                              kBoxN, kStep);
+      const CUtensorMap m_b1 = sm90::make_map(reinterpret_cast<const half_t*>(b1), n, ldw, 0, 1,
+                                              kBoxN, kStep);
+      const sched::TriangleSchedule s =
+          sched::make_schedule(n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
+      auto rows = [&] { split_rows<<<(n + 7) / 8, 256>>>(A, n, n, a0, a1, ldw, inv_sa); };
+      auto maxima = [&] {
+        PROBE_CHECK(cudaMemsetAsync(colmax, 0, size_t(n) * 4));
+        column_max<<<dim3((n + 1023) / 1024, (n + 15) / 16), 256>>>(B, n, n, colmax);
+        column_scales<<<(n + 255) / 256, 256>>>(colmax, n, sb, inv_sb);
+      };
+      auto cols = [&] { split_cols<<<(n + 7) / 8, 256>>>(B, n, n, sb, b0, b1, ldw); };
+      auto prepass = [&] {
+        rows();
+        maxima();
+        cols();
+      };
+      auto main_kernel = [&] {
+        fp16x3_kernel<true><<<unsigned(s.num_units()), kThreads, kSmem>>>(
+            m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C, n, n, s);
+      };
+      prepass();
+      main_kernel();
+      PROBE_CHECK(cudaGetLastError());
+      PROBE_CHECK(cudaDeviceSynchronize());
+      std::vector<float> hC(nn), hC2(nn);
+      PROBE_CHECK(cudaMemcpy(hC.data(), C, nn * 4, cudaMemcpyDeviceToHost));
+      trtrmm(Fill::Upper, n, A, n, B, n, C2, n);
+      PROBE_CHECK(cudaDeviceSynchronize());
+      PROBE_CHECK(cudaMemcpy(hC2.data(), C2, nn * 4, cudaMemcpyDeviceToHost));
+      launch_naive_fp64_reference(Fill::Upper, n, A, n, B, n, R, n, nullptr);
+      std::vector<double> hR(nn);
+      PROBE_CHECK(cudaMemcpy(hR.data(), R, nn * 8, cudaMemcpyDeviceToHost));
+      const float t_pre = median_ms(prepass, flush, flush_count);
+      std::printf("%6d prepass pieces: split_rows %.4f, column maxima %.4f, split_cols %.4f ms\n",
+                  n, median_ms(rows, flush, flush_count), median_ms(maxima, flush, flush_count),
+                  median_ms(cols, flush, flush_count));
+      const float t_main = median_ms(main_kernel, flush, flush_count);
+      auto no_promotion = [&] {
+        fp16x3_kernel<false><<<unsigned(s.num_units()), kThreads, kSmem>>>(
+            m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, n, s);
+      };
+      no_promotion();
+      PROBE_CHECK(cudaDeviceSynchronize());
+      std::vector<float> hC3(nn);
+      PROBE_CHECK(cudaMemcpy(hC3.data(), C2, nn * 4, cudaMemcpyDeviceToHost));
+      std::printf("%6d main kernel without promotion: %.4f ms, error %.2e\n", n,
+                  median_ms(no_promotion, flush, flush_count), normwise(n, hC3, hR));
+      const float t_all = median_ms([&] { prepass(); main_kernel(); }, flush, flush_count);
+      const float t_tf = median_ms([&] { trtrmm(Fill::Upper, n, A, n, B, n, C2, n); }, flush,
+                                   flush_count);
+      std::printf("%6d %-6s %9.4f %9.4f %9.4f %9.4f %10.2e %10.2e\n", n, normal ? "randn" : "rand",
+                  t_pre, t_main, t_all, t_tf, normwise(n, hC, hR), normwise(n, hC2, hR));
+      for (void* p : {(void*)A, (void*)B, (void*)C, (void*)C2, (void*)R, (void*)a0, (void*)a1,
+                      (void*)b0, (void*)b1, (void*)inv_sa, (void*)inv_sb, (void*)sb,
+                      (void*)colmax})
+        PROBE_CHECK(cudaFree(p));
+    }
+  PROBE_CHECK(cudaFree(flush));
+  return 0;
+}
