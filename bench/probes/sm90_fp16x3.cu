@@ -27,6 +27,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/shared_address.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
@@ -54,7 +55,7 @@ constexpr int kTile = 128, kStep = 64, kStages = 3, kBoxN = 64, kThreads = 384;
 constexpr int kConsumerThreads = 256;
 [[maybe_unused]] constexpr int kHelperThreads = 96;
 [[maybe_unused]] constexpr int kProducerWarp = kConsumerThreads / 32;
-constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
+constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs, "setmaxnreg's budget");
 
 // One stage: A's two planes (m 128, k 64) K-major and B's two (k 64, n 128: two boxes of 64
@@ -171,6 +172,9 @@ __global__ void split_cols(const float* B, int64_t ldb, int n, const float* sb, 
 }
 
 // --- main kernel ------------------------------------------------------------------------------
+// Persistent where the packed layouts apply (sched::BlockUnits over the dispatch order, as
+// sm90_16bit): the ring and its phases continue from a block's unit to the next, so that the
+// producer loads the next unit while the consumers store the last.
 // kPromote: the main products of each stage in fresh registers, promoted with FADD (as above);
 // false: straight into the sum, the tensor cores' own accumulation over the whole band (one
 // group a stage, retired a stage later: sm90_16bit's pipeline), to measure what promotion costs.
@@ -180,17 +184,18 @@ __global__ void __launch_bounds__(kThreads, 1)
                   const __grid_constant__ CUtensorMap map_a1,
                   const __grid_constant__ CUtensorMap map_b0,
                   const __grid_constant__ CUtensorMap map_b1, const float* inv_sa,
-                  const float* inv_sb, float* C, int64_t ldc, int n,
-                  sched::TriangleSchedule s) {
+                  const float* inv_sb, float* C, int64_t ldc, int n, sched::TriangleSchedule s,
+                  const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw +
                                       ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x;
-  const sched::WorkUnit u = s.unit_unsplit(blockIdx.x);  // longest diagonals first
-  const int m0 = u.bi * kTile, n0 = u.bj * kTile, k_begin = int(u.k_begin);
-  const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  const int64_t units = s.num_units();
+  auto steps_of = [](const sched::WorkUnit& u) {
+    return int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  };
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
@@ -200,28 +205,38 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
 
+  int64_t x;
   if (tid >= kConsumerThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
-      for (int it = 0; it < steps; ++it) {
-        const int slot = it % kStages;
-        if (it >= kStages) ptx::mbar_wait(&sm.empty[slot], ((it / kStages) & 1) ^ 1);
-        Stage& st = sm.st[slot];
-        const int k0 = k_begin + it * kStep;
-        ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes);
-        ptx::tma_load_3d(st.a0, &map_a0, &sm.full[slot], k0, m0, 0);
-        ptx::tma_load_3d(st.a1, &map_a1, &sm.full[slot], k0, m0, 0);
+      int q = 0;  // the block's stages so far: ring slot q % kStages
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+        const int m0 = u.bi * kTile, n0 = u.bj * kTile;
+        for (int it = 0; it < steps_of(u); ++it, ++q) {
+          const int slot = q % kStages;
+          if (q >= kStages) ptx::mbar_wait(&sm.empty[slot], ((q / kStages) & 1) ^ 1);
+          Stage& st = sm.st[slot];
+          const int k0 = int(u.k_begin) + it * kStep;
+          ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes);
+          ptx::tma_load_3d(st.a0, &map_a0, &sm.full[slot], k0, m0, 0);
+          ptx::tma_load_3d(st.a1, &map_a1, &sm.full[slot], k0, m0, 0);
 #pragma unroll
-        for (int j = 0; j < kTile / kBoxN; ++j) {
-          ptx::tma_load_3d(st.b0 + j * kBoxN * kStep, &map_b0, &sm.full[slot], n0 + j * kBoxN,
-                           k0, 0);
-          ptx::tma_load_3d(st.b1 + j * kBoxN * kStep, &map_b1, &sm.full[slot], n0 + j * kBoxN,
-                           k0, 0);
+          for (int j = 0; j < kTile / kBoxN; ++j) {
+            ptx::tma_load_3d(st.b0 + j * kBoxN * kStep, &map_b0, &sm.full[slot],
+                             n0 + j * kBoxN, k0, 0);
+            ptx::tma_load_3d(st.b1 + j * kBoxN * kStep, &map_b1, &sm.full[slot],
+                             n0 + j * kBoxN, k0, 0);
+          }
         }
       }
-    } else if (tid >= 32 * (kProducerWarp + 1) && sched::TriangleSchedule::zeroes_mirror(u)) {
-      zero_mirror<false, float>(C, ldc, n, u.bi, u.bj, false, kTile,
-                                tid - 32 * (kProducerWarp + 1), kHelperThreads);
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+        if (sched::TriangleSchedule::zeroes_mirror(u))
+          zero_mirror<false, float>(C, ldc, n, u.bi, u.bj, false, kTile,
+                                    tid - 32 * (kProducerWarp + 1), kHelperThreads);
+      }
     }
     return;
   }
@@ -234,76 +249,116 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr uint32_t kSlot = kStageBytes >> 4, kPlane = (kTile * kStep * sizeof(__half)) >> 4;
   constexpr uint32_t kStepA = (16 * sizeof(__half)) >> 4;          // k16: 32 bytes along a row
   constexpr uint32_t kStepB = (16 * kBoxN * sizeof(__half)) >> 4;  // k16: 16 rows of 128 bytes
-  float acc[64], cross[64], part[64];
+  const int q4 = (tid % 128) / 32, g = (tid % 32) / 4, t = tid % 4;
+  int q = 0;
+  for (sched::BlockUnits w(order, units, blockIdx.x, gridDim.x); w.next(x);) {
+    const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+    const int m0 = u.bi * kTile, n0 = u.bj * kTile, steps = steps_of(u);
+    float acc[64], cross[64], part[64];
 #pragma unroll
-  for (int r = 0; r < 64; ++r) acc[r] = cross[r] = part[r] = 0.f;
-  for (int it = 0; it < steps; ++it) {
-    const int slot = it % kStages;
-    ptx::mbar_wait(&sm.full[slot], (it / kStages) & 1);
+    for (int r = 0; r < 64; ++r) acc[r] = cross[r] = part[r] = 0.f;
+    for (int it = 0; it < steps; ++it, ++q) {
+      const int slot = q % kStages;
+      ptx::mbar_wait(&sm.full[slot], (q / kStages) & 1);
 #pragma unroll
-    for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
-    ptx::wgmma_fence();
+      for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
+      ptx::wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kStep / 16; ++kk) {
-      const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
-      if constexpr (kPromote)
-        ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
-                                        ptx::desc_kmajor_sw128_from_lo(b), kk > 0);
-      else
-        ptx::wgmma_m64n128k16_ss<false>(acc, ptx::desc_kmajor_sw128_from_lo(a),
+      for (int kk = 0; kk < kStep / 16; ++kk) {
+        const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
+        if constexpr (kPromote)
+          ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
+                                          ptx::desc_kmajor_sw128_from_lo(b), kk > 0);
+        else
+          ptx::wgmma_m64n128k16_ss<false>(acc, ptx::desc_kmajor_sw128_from_lo(a),
+                                          ptx::desc_kmajor_sw128_from_lo(b), 1);
+      }
+      if constexpr (kPromote) ptx::wgmma_commit();
+#pragma unroll
+      for (int kk = 0; kk < kStep / 16; ++kk) {
+        const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
+        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
+                                        ptx::desc_kmajor_sw128_from_lo(b + kPlane), 1);
+        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
                                         ptx::desc_kmajor_sw128_from_lo(b), 1);
-    }
-    if constexpr (kPromote) ptx::wgmma_commit();
+      }
+      ptx::wgmma_commit();
+      ptx::wgmma_wait<1>();  // kPromote: this stage's main group and the last stage's cross group
+      if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+      if constexpr (kPromote) {
 #pragma unroll
-    for (int kk = 0; kk < kStep / 16; ++kk) {
-      const uint32_t a = da + slot * kSlot + kStepA * kk, b = db + slot * kSlot + kStepB * kk;
-      ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
-                                      ptx::desc_kmajor_sw128_from_lo(b + kPlane), 1);
-      ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
-                                      ptx::desc_kmajor_sw128_from_lo(b), 1);
-    }
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<1>();  // kPromote: this stage's main group and the last stage's cross group
-    if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(it - 1) % kStages]);
-    if constexpr (kPromote) {
-#pragma unroll
-      for (int r = 0; r < 64; ++r) {
-        ptx::pin(part[r]);
-        acc[r] += part[r];
+        for (int r = 0; r < 64; ++r) {
+          ptx::pin(part[r]);
+          acc[r] += part[r];
+        }
       }
     }
-  }
+    ptx::wgmma_wait<0>();
 #pragma unroll
-  for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  ptx::wgmma_wait<0>();
-#pragma unroll
-  for (int r = 0; r < 64; ++r) ptx::pin(cross[r]);
-  if (steps > 0 && lane0) ptx::mbar_arrive(&sm.empty[(steps - 1) % kStages]);
+    for (int r = 0; r < 64; ++r) {
+      ptx::pin(acc[r]);
+      ptx::pin(cross[r]);
+    }
+    if (lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
 
-  // C(m, c) for accumulator 4j + 2h + e: m = m0 + 64·wg + 16q + g + 8h, c = n0 + 8j + 2t + e.
-  const int q = (tid % 128) / 32, g = (tid % 32) / 4, t = tid % 4;
-  const bool diag = u.bi == u.bj;
+    // C(m, c) for accumulator 4j + 2h + e: m = m0 + 64·wg + 16q4 + g + 8h, c = n0 + 8j + 2t + e.
+    // The column scales first, all loads in flight at once (one at each use stalled 31 % of the
+    // first form's issue slots).
+    float isb[32];
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int m = m0 + 64 * wg + 16 * q + g + 8 * h;
-    if (m >= n) continue;
-    const float ia = inv_sa[m];
-#pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const int c = n0 + 8 * j + 2 * t;
-      if (c >= n) continue;
+    for (int j = 0; j < 16; ++j)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        if (c + e >= n) continue;
-        const int r = 4 * j + 2 * h + e;
-        const float v = (acc[r] + cross[r] * (1.f / 2048.f)) * ia * inv_sb[c + e];
-        C[int64_t(m) * ldc + c + e] = diag && m > c + e ? 0.f : v;
+        const int c = n0 + 8 * j + 2 * t + e;
+        isb[2 * j + e] = c < n ? inv_sb[c] : 0.f;
+      }
+    const bool diag = u.bi == u.bj;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = m0 + 64 * wg + 16 * q4 + g + 8 * h;
+      if (m >= n) continue;
+      const float ia = inv_sa[m];
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const int c = n0 + 8 * j + 2 * t;
+        float v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int r = 4 * j + 2 * h + e;
+          v[e] = diag && m > c + e ? 0.f : (acc[r] + cross[r] * (1.f / 2048.f)) * ia * isb[2 * j + e];
+        }
+        float* out = C + int64_t(m) * ldc + c;
+        if (c + 1 < n && (reinterpret_cast<uintptr_t>(out) & 7) == 0) {
+          *reinterpret_cast<float2*>(out) = make_float2(v[0], v[1]);
+        } else {
+          if (c < n) out[0] = v[0];
+          if (c + 1 < n) out[1] = v[1];
+        }
       }
     }
   }
 #else
   __trap();
 #endif
+}
+
+// One block a slot, each walking its packed list of units (sched's persistent layout where it has
+// one for n, else one block a unit, longest first).
+// A unit's time in stages plus its epilogue's (sm90_16bit's weight), for the packing.
+double unit_cost(const sched::WorkUnit& u) {
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 7.0;
+}
+
+template <bool kPromote>
+void launch_main(const CUtensorMap& a0, const CUtensorMap& a1, const CUtensorMap& b0,
+                 const CUtensorMap& b1, const float* inv_sa, const float* inv_sb, float* C, int n,
+                 int sms, int smem) {
+  launch_unsplit(n, 1, kTile, kStep, sms, unit_cost, /*persistent=*/true, /*dense=*/false,
+                 [&](dim3 grid, const sched::TriangleSchedule& s, int64_t,
+                     const sched::DispatchOrder& order) {
+                   fp16x3_kernel<kPromote><<<grid, kThreads, smem>>>(a0, a1, b0, b1, inv_sa,
+                                                                    inv_sb, C, n, n, s, order);
+                 });
 }
 
 // --- host -------------------------------------------------------------------------------------
@@ -419,8 +474,6 @@ int main(int argc, char** argv) {
                                               kBoxN, kStep);
       const CUtensorMap m_b1 = sm90::make_map(reinterpret_cast<const half_t*>(b1), n, ldw, 0, 1,
                                               kBoxN, kStep);
-      const sched::TriangleSchedule s =
-          sched::make_schedule(n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
       auto rows = [&] { split_rows<<<(n + 7) / 8, 256>>>(A, n, n, a0, a1, ldw, inv_sa); };
       auto maxima = [&] {
         PROBE_CHECK(cudaMemsetAsync(colmax, 0, size_t(n) * 4));
@@ -434,8 +487,7 @@ int main(int argc, char** argv) {
         cols();
       };
       auto main_kernel = [&] {
-        fp16x3_kernel<true><<<unsigned(s.num_units()), kThreads, kSmem>>>(
-            m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C, n, n, s);
+        launch_main<true>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C, n, sms, kSmem);
       };
       prepass();
       main_kernel();
@@ -455,8 +507,7 @@ int main(int argc, char** argv) {
                   median_ms(cols, flush, flush_count));
       const float t_main = median_ms(main_kernel, flush, flush_count);
       auto no_promotion = [&] {
-        fp16x3_kernel<false><<<unsigned(s.num_units()), kThreads, kSmem>>>(
-            m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, n, s);
+        launch_main<false>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, sms, kSmem);
       };
       no_promotion();
       PROBE_CHECK(cudaDeviceSynchronize());
