@@ -325,7 +325,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int r = 4 * j + 2 * h + e;
-          v[e] = diag && m > c + e ? 0.f : (acc[r] + cross[r] * (1.f / 2048.f)) * ia * isb[2 * j + e];
+          const float sum = acc[r] + cross[r] * (1.f / 2048.f);
+          v[e] = diag && m > c + e ? 0.f : sum * ia * isb[2 * j + e];
         }
         float* out = C + int64_t(m) * ldc + c;
         if (c + 1 < n && (reinterpret_cast<uintptr_t>(out) & 7) == 0) {
