@@ -173,13 +173,10 @@ def test_opcheck_with_autograd():
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 
 
-@needs_cuda
-@pytest.mark.parametrize("op,op_ref", OPS)
-@pytest.mark.parametrize("n", [1, 17, 129, 1000])
-@pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
-def test_cuda_any_input(op, op_ref, n, kind):
-    fill = torch.triu if op_ref is torch.triu else torch.tril
-    g = torch.Generator().manual_seed(n)
+def any_input(n, kind, fill, seed):
+    """Triangular torch.rand operands; noise in A's other triangle (noisy); N(0, 1) everywhere
+    (dense); and Inf, -Inf and NaN planted in dense ones (nonfinite). On the CPU, float32."""
+    g = torch.Generator().manual_seed(seed)
     A, B = (fill(torch.rand(n, n, generator=g)) for _ in range(2))
     if kind == "noisy":
         A = A + 1e-2 * (torch.rand(n, n, generator=g) - fill(torch.rand(n, n, generator=g)))
@@ -187,6 +184,16 @@ def test_cuda_any_input(op, op_ref, n, kind):
         A, B = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
     if kind == "nonfinite":
         A[n // 2, n // 3], B[n // 3, n // 2], A[0, n - 1] = float("inf"), float("-inf"), float("nan")
+    return A, B
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+@pytest.mark.parametrize("n", [1, 17, 129, 1000])
+@pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
+def test_cuda_any_input(op, op_ref, n, kind):
+    fill = torch.triu if op_ref is torch.triu else torch.tril
+    A, B = any_input(n, kind, fill, n)
     A, B = A.cuda(), B.cuda()
     A0, B0 = A.clone(), B.clone()
     assert_same(op(A, B), op_ref(A @ B))
@@ -202,14 +209,7 @@ def test_cuda_any_input_half_precisions(op, op_ref, n, kind, dtype, tol):
     """float16/bfloat16 on trimm's 16-bit kernels under Detect: the dense product's triangle of
     the given values (fp32 sums, one rounding), NaN and Inf where it has them."""
     fill = torch.triu if op_ref is torch.triu else torch.tril
-    g = torch.Generator().manual_seed(n + 7)
-    A, B = (fill(torch.rand(n, n, generator=g)) for _ in range(2))
-    if kind == "noisy":
-        A = A + 1e-2 * (torch.rand(n, n, generator=g) - fill(torch.rand(n, n, generator=g)))
-    if kind in ("dense", "nonfinite"):
-        A, B = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
-    if kind == "nonfinite":
-        A[n // 2, n // 3], B[n // 3, n // 2], A[0, n - 1] = float("inf"), float("-inf"), float("nan")
+    A, B = any_input(n, kind, fill, n + 7)
     A, B = A.to(dtype).cuda(), B.to(dtype).cuda()
     A0, B0 = A.clone(), B.clone()
     C = op(A, B)

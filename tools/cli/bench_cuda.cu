@@ -188,6 +188,17 @@ void diag_batched_sgemm(cublasHandle_t h, int64_t n, int64_t nb, const float* A,
   }
 }
 
+// The options of a trimm row; `flags`: Structure::Detect's workspace.
+Options trimm_options(Precision p, const std::string& kernel, Structure st, uint32_t* flags) {
+  Options o;
+  o.precision = p;
+  o.kernel = kernel;
+  o.structure = st;
+  o.workspace = flags;
+  o.workspace_bytes = sizeof(uint32_t);
+  return o;
+}
+
 // --- 16-bit data ----------------------------------------------------------------------------
 // x rounded to bf16 or fp16 (to nearest even), as raw bits, and back (exact).
 __global__ void to_16bit(const float* x, uint16_t* y, int64_t count, bool bf16) {
@@ -287,12 +298,7 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
   Buf<uint32_t> flags(1);  // Structure::Detect's workspace
   for (const Precision p : cfg.precisions)
     for (const Structure st : cfg.structures) {
-      Options o;
-      o.precision = p;
-      o.kernel = cfg.kernel;
-      o.structure = st;
-      o.workspace = flags.p;
-      o.workspace_bytes = sizeof(uint32_t);
+      const Options o = trimm_options(p, cfg.kernel, st, flags.p);
       Row row{"cuda", "", to_string(p), n};
       row.dtype = cfg.dtype;
       BENCH_CUDA(cudaMemset(C16.p, 0xff, all * sizeof(uint16_t)));  // poison: NaN everywhere
@@ -415,12 +421,7 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
     for (const Structure st : cfg.structures) {
       // The GPU's Structure::Detect is fp32-accurate only (the API refuses the others by name).
       if (st == Structure::Detect && p != Precision::Fp32 && p != Precision::Auto) continue;
-      Options o;
-      o.precision = p;
-      o.kernel = cfg.kernel;
-      o.structure = st;
-      o.workspace = flags.p;
-      o.workspace_bytes = sizeof(uint32_t);
+      const Options o = trimm_options(p, cfg.kernel, st, flags.p);
       std::string method =
           std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
       if (st == Structure::Detect) method += " (detect)";
