@@ -20,30 +20,24 @@ struct OutView {
 };
 
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
-// first, before it writes anything. The structured launch always runs (it sets the flags); the
-// general one reruns every tile where A or B is not triangular, unless something is not finite;
-// then the exact one reruns everything, last. Each gated launch is a dependent of the launch
-// before it (dependent_launch.cuh): the flags it reads are final once that one has completed.
+// first, before it writes anything. The structured launch runs where nothing is flagged (16-bit
+// data: a scan sets every flag before it; fp32's structured launch sets the flags itself and is
+// not gated through here); the general one reruns every tile where A or B is not triangular,
+// unless something is not finite; then the exact one reruns everything, last. A gated launch may
+// be a dependent of the launch before it (dependent_launch.cuh): the flags it reads are final
+// once that one has completed.
 __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
-  if (gate == nullptr || path == Path::Structured) return false;
+  if (gate == nullptr) return false;
   wait_for_previous_grid();
+  if (path == Path::Structured) return *gate != 0u;
   const uint32_t f = *gate;
   const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
   switch (path) {
-    case Path::Structured: return false;
+    case Path::Structured: return true;  // (above)
     case Path::Dense: return (f & (kOutsideA | kOutsideB)) == 0u || nonfinite;
     case Path::Exact: return !nonfinite;
   }
   return true;
-}
-
-// gated_off for the launches of 16-bit data: their flags all come from a scan launched before
-// them (launch_scan_16bit), so the structured launch is gated too: it runs only where the scan
-// found nothing.
-__device__ __forceinline__ bool gated_off_after_scan(const uint32_t* gate, Path path) {
-  if (gate == nullptr || path != Path::Structured) return gated_off(gate, path);
-  wait_for_previous_grid();  // (a no-op unless launched as a dependent)
-  return *gate != 0u;
 }
 
 // Ors kNonFiniteOut into *gate (when there is one) if any of the warp's values is not

@@ -2,7 +2,7 @@
 // launches are gated on (kernels/launch.hpp). The fp32 path scans with its structured launch's
 // spare warps while the tensor cores multiply, and gates only the launches after it; here the
 // scan runs first, so that every product launch, the structured one included, reads final flags
-// at its first instruction (gated_off_after_scan) and never stops halfway.
+// at its first instruction (gated_off) and never stops halfway.
 //
 // One warp per row of A or of B (every batch entry), in two ranges: the other triangle (any
 // magnitude bit, NaN included: kOutsideA / kOutsideB; an all-ones exponent: kNonFiniteOutside)

@@ -74,7 +74,7 @@ struct Params {
   // (lower): BLAS's trmm semantics, the terms outside the band neither loaded nor multiplied.
   // Else every k of the dense product (noise, NaN and Inf count where they lie).
   bool band;
-  // 16-bit Structure::Detect: the flags this launch is gated on (gated_off_after_scan) and the
+  // 16-bit Structure::Detect: the flags this launch is gated on (gated_off) and the
   // path it computes; nullptr: it always runs.
   const uint32_t* gate;
   Path path;
@@ -118,7 +118,7 @@ template <typename T, typename Acc>
 __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T> p) {
   __shared__ Acc xs[kK][kTile + kPad];  // (kK, kTile): X's stage, k-major
   __shared__ Acc ys[kK][kTile + kPad];  // (kK, kTile): Y's stage
-  if (gated_off_after_scan(p.gate, p.path)) return;
+  if (gated_off(p.gate, p.path)) return;
   const int tx = threadIdx.x % kSide, ty = threadIdx.x / kSide;
   const int64_t n = p.n, tiles = (n + kTile - 1) / kTile, per_product = tiles * tiles;
   const int64_t units = p.products * per_product;

@@ -438,7 +438,7 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
   // where the scan's flags say this path does not apply.
-  if (gated_off_after_scan(p.gate, kDense ? Path::Dense : Path::Structured)) return;
+  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;
   extern __shared__ uint4 dynamic_smem[];
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;

@@ -617,7 +617,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
   // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
   // where the scan found the inputs not triangular or not finite.
-  if (gated_off_after_scan(p.gate, Path::Structured)) return;
+  if (gated_off(p.gate, Path::Structured)) return;
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
