@@ -258,6 +258,179 @@ __global__ void __launch_bounds__(256) split_2d(const float* A, const float* B, 
   }
 }
 
+// The third form: B's column maxima alone in tall tiles (256 rows × 128 columns a block, the
+// block's column maxima reduced in shared memory first: 128 atomics a block where maxima_2d
+// issues 1024 a 32-row tile), then A's rows split a warp a row (split_rows, which needs no
+// maxima pass) and B's 2-D tiles split with scales taken from the maxima's bits.
+constexpr int kTallRows = 256, kTallCols = 128;
+
+__global__ void __launch_bounds__(256) column_max_tall(const float* B, int n, unsigned* colmax) {
+  const int k0 = blockIdx.y * kTallRows, c0 = blockIdx.x * kTallCols;
+  if (k0 > c0 + kTallCols - 1) return;  // wholly below the diagonal
+  __shared__ float part[8][kTallCols];
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, j0 = c0 + 4 * lane;
+  float m[4] = {0.f, 0.f, 0.f, 0.f};
+  if (j0 < n) {
+#pragma unroll 8
+    for (int r = 0; r < kTallRows / 8; ++r) {
+      const int k = k0 + w + 8 * r;
+      if (k >= n || k > j0 + 3) break;
+      const float4 v = *reinterpret_cast<const float4*>(B + int64_t(k) * n + j0);
+      const float x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (k <= j0 + e) m[e] = fmaxf(m[e], fabsf(x[e]));
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) part[w][4 * lane + e] = m[e];
+  __syncthreads();
+  if (threadIdx.x < kTallCols && c0 + int(threadIdx.x) < n) {
+    float v = part[0][threadIdx.x];
+#pragma unroll
+    for (int i = 1; i < 8; ++i) v = fmaxf(v, part[i][threadIdx.x]);
+    if (v > 0.f) atomicMax(colmax + c0 + threadIdx.x, __float_as_uint(v));
+  }
+}
+
+// A's rows as split_rows, and inv_sb[i] from B's column maximum i (final by now).
+__global__ void split_rows_b_scales(const float* A, int64_t lda, int n, __half* a0, __half* a1,
+                                    int64_t ldw, float* inv_sa, const unsigned* colmax,
+                                    float* inv_sb) {
+  const int i = int((int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32), lane = threadIdx.x % 32;
+  if (i >= n) return;
+  if (lane == 0) inv_sb[i] = 1.f / pow2_scale(__uint_as_float(colmax[i]));
+  const float* row = A + int64_t(i) * lda;
+  float m = 0.f;
+#pragma unroll 4
+  for (int k = i / kTile * kTile + 4 * lane; k < n; k += 128) {
+    const float4 v = *reinterpret_cast<const float4*>(row + k);
+    m = fmaxf(m, fmaxf(fmaxf(k >= i ? fabsf(v.x) : 0.f, k + 1 >= i ? fabsf(v.y) : 0.f),
+                       fmaxf(k + 2 >= i ? fabsf(v.z) : 0.f, k + 3 >= i ? fabsf(v.w) : 0.f)));
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+  const float s = pow2_scale(m);
+  split_row(row, i / kTile * kTile, i, n, a0 + int64_t(i) * ldw, a1 + int64_t(i) * ldw, lane,
+            [s](int) { return s; });
+  if (lane == 0) inv_sa[i] = 1.f / s;
+}
+
+__global__ void __launch_bounds__(256) split_b_2d(const float* B, int n, const unsigned* colmax,
+                                                   __half* b0, __half* b1, int64_t ldw) {
+  const int ti = blockIdx.y, tj = blockIdx.x;
+  if (!tile_needed(ti, tj)) return;
+  const int t = threadIdx.x, j0 = tj * kTileCols + 4 * (t % 64);
+  if (j0 >= n) return;
+  const uint4 c4 = *reinterpret_cast<const uint4*>(colmax + j0);
+  const float sc[4] = {pow2_scale(__uint_as_float(c4.x)), pow2_scale(__uint_as_float(c4.y)),
+                       pow2_scale(__uint_as_float(c4.z)), pow2_scale(__uint_as_float(c4.w))};
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const int i = ti * kTileRows + t / 64 + 4 * r;
+    if (i >= n || j0 + 3 < i / kTile * kTile) continue;
+    const float4 b = *reinterpret_cast<const float4*>(B + int64_t(i) * n + j0);
+    const float bv[4] = {b.x, b.y, b.z, b.w};
+    __half hb0[4], hb1[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) split(j0 + e >= i ? bv[e] * sc[e] : 0.f, hb0[e], hb1[e]);
+    const int64_t o = int64_t(i) * ldw + j0;
+    *reinterpret_cast<uint2*>(b0 + o) = *reinterpret_cast<const uint2*>(hb0);
+    *reinterpret_cast<uint2*>(b1 + o) = *reinterpret_cast<const uint2*>(hb1);
+  }
+}
+
+// The fourth form: both operands' maxima in tall tiles with every load of an 8-row batch issued
+// before any is used (the third form's column pass broke out of its row loop, one load in
+// flight a thread), then split_2d's tiles in reverse order (the tiles the maxima read last are
+// still in L2), scales from the maxima's bits, the last column of tiles writing the inverses.
+__global__ void __launch_bounds__(256) maxima_tall(const float* A, const float* B, int n,
+                                                    unsigned* rowmax, unsigned* colmax) {
+  const int k0 = blockIdx.y * kTallRows, c0 = blockIdx.x * kTallCols;
+  if (k0 > c0 + kTallCols - 1) return;
+  __shared__ float part[8][kTallCols];
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, j0 = c0 + 4 * lane;
+  float m[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int rr = 0; rr < kTallRows / 8 && k0 + 8 * rr <= c0 + kTallCols - 1; rr += 8) {
+    float4 a[8], b[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + w + 8 * (rr + q);
+      const bool ok = j0 < n && k < n && k <= j0 + 3;
+      a[q] = ok ? *reinterpret_cast<const float4*>(A + int64_t(k) * n + j0) : float4{};
+      b[q] = ok ? *reinterpret_cast<const float4*>(B + int64_t(k) * n + j0) : float4{};
+    }
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + w + 8 * (rr + q);
+      const float av[4] = {a[q].x, a[q].y, a[q].z, a[q].w}, bv[4] = {b[q].x, b[q].y, b[q].z, b[q].w};
+      float rm = 0.f;
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (k <= j0 + e) {
+          rm = fmaxf(rm, fabsf(av[e]));
+          m[e] = fmaxf(m[e], fabsf(bv[e]));
+        }
+#pragma unroll
+      for (int o = 16; o > 0; o /= 2) rm = fmaxf(rm, __shfl_xor_sync(0xffffffffu, rm, o));
+      if (lane == 0 && k < n && rm > 0.f) atomicMax(rowmax + k, __float_as_uint(rm));
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) part[w][4 * lane + e] = m[e];
+  __syncthreads();
+  if (threadIdx.x < kTallCols && c0 + int(threadIdx.x) < n) {
+    float v = part[0][threadIdx.x];
+#pragma unroll
+    for (int i = 1; i < 8; ++i) v = fmaxf(v, part[i][threadIdx.x]);
+    if (v > 0.f) atomicMax(colmax + c0 + threadIdx.x, __float_as_uint(v));
+  }
+}
+
+__global__ void __launch_bounds__(256) split_2d_rev(const float* A, const float* B, int n,
+                                                     const unsigned* rowmax,
+                                                     const unsigned* colmax, __half* a0,
+                                                     __half* a1, __half* b0, __half* b1,
+                                                     int64_t ldw, float* inv_sa, float* inv_sb) {
+  const int id = int(gridDim.x * gridDim.y - 1 - (blockIdx.y * gridDim.x + blockIdx.x));
+  const int ti = id / int(gridDim.x), tj = id % int(gridDim.x);
+  const int t = threadIdx.x;
+  if (tj == int(gridDim.x) - 1 && t < kTileRows) {
+    const int i = ti * kTileRows + t;
+    if (i < n) {
+      inv_sa[i] = 1.f / pow2_scale(__uint_as_float(rowmax[i]));
+      inv_sb[i] = 1.f / pow2_scale(__uint_as_float(colmax[i]));
+    }
+  }
+  if (!tile_needed(ti, tj)) return;
+  const int j0 = tj * kTileCols + 4 * (t % 64);
+  if (j0 >= n) return;
+  const uint4 c4 = *reinterpret_cast<const uint4*>(colmax + j0);
+  const float sc[4] = {pow2_scale(__uint_as_float(c4.x)), pow2_scale(__uint_as_float(c4.y)),
+                       pow2_scale(__uint_as_float(c4.z)), pow2_scale(__uint_as_float(c4.w))};
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const int i = ti * kTileRows + t / 64 + 4 * r;
+    if (i >= n || j0 + 3 < i / kTile * kTile) continue;
+    const float sa = pow2_scale(__uint_as_float(rowmax[i]));
+    const float4 a = *reinterpret_cast<const float4*>(A + int64_t(i) * n + j0);
+    const float4 b = *reinterpret_cast<const float4*>(B + int64_t(i) * n + j0);
+    const float av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
+    __half ha0[4], ha1[4], hb0[4], hb1[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const bool in = j0 + e >= i;
+      split(in ? av[e] * sa : 0.f, ha0[e], ha1[e]);
+      split(in ? bv[e] * sc[e] : 0.f, hb0[e], hb1[e]);
+    }
+    const int64_t o = int64_t(i) * ldw + j0;
+    *reinterpret_cast<uint2*>(a0 + o) = *reinterpret_cast<const uint2*>(ha0);
+    *reinterpret_cast<uint2*>(a1 + o) = *reinterpret_cast<const uint2*>(ha1);
+    *reinterpret_cast<uint2*>(b0 + o) = *reinterpret_cast<const uint2*>(hb0);
+    *reinterpret_cast<uint2*>(b1 + o) = *reinterpret_cast<const uint2*>(hb1);
+  }
+}
+
 // --- main kernel ------------------------------------------------------------------------------
 // Persistent where the packed layouts apply (sched::BlockUnits over the dispatch order, as
 // sm90_16bit): the ring and its phases continue from a block's unit to the next, so that the
@@ -623,6 +796,74 @@ int main(int argc, char** argv) {
                     median_ms(prepass2, flush, flush_count), median_ms(maxima2, flush, flush_count),
                     median_ms(split2, flush, flush_count),
                     std::memcmp(hC4.data(), hC.data(), nn * 4) == 0 ? "identical" : "DIFFERS");
+        // The third form: B's maxima alone in tall tiles, A's rows a warp each, B's tiles.
+        auto maxima3 = [&] {
+          PROBE_CHECK(cudaMemsetAsync(colmax, 0, size_t(n) * 4));
+          column_max_tall<<<dim3((n + kTallCols - 1) / kTallCols,
+                                 (n + kTallRows - 1) / kTallRows), 256>>>(B, n, colmax);
+        };
+        auto rows3 = [&] {
+          split_rows_b_scales<<<(n + 7) / 8, 256>>>(A, n, n, a0, a1, ldw, inv_sa, colmax, inv_sb);
+        };
+        auto cols3 = [&] { split_b_2d<<<tiles, 256>>>(B, n, colmax, b0, b1, ldw); };
+        auto prepass3 = [&] {
+          maxima3();
+          rows3();
+          cols3();
+        };
+        PROBE_CHECK(cudaMemset(C2, 0xFF, nn * 4));
+        for (__half* p : {a0, a1, b0, b1}) PROBE_CHECK(cudaMemset(p, 0xFF, plane * 2));
+        for (float* p : {inv_sa, inv_sb}) PROBE_CHECK(cudaMemset(p, 0xFF, size_t(n) * 4));
+        prepass3();
+        launch_main<true>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, sms, kSmem);
+        PROBE_CHECK(cudaDeviceSynchronize());
+        PROBE_CHECK(cudaMemcpy(hC4.data(), C2, nn * 4, cudaMemcpyDeviceToHost));
+        std::printf("%6d third prepass: %.4f ms (B maxima %.4f, A rows %.4f, B tiles %.4f), C %s\n",
+                    n, median_ms(prepass3, flush, flush_count),
+                    median_ms(maxima3, flush, flush_count), median_ms(rows3, flush, flush_count),
+                    median_ms(cols3, flush, flush_count),
+                    std::memcmp(hC4.data(), hC.data(), nn * 4) == 0 ? "identical" : "DIFFERS");
+        std::printf("%6d third prepass + main: %.4f ms\n", n, median_ms([&] {
+                      prepass3();
+                      launch_main<true>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, sms, kSmem);
+                    }, flush, flush_count));
+        auto maxima4 = [&] {
+          PROBE_CHECK(cudaMemsetAsync(rowmax, 0, size_t(n) * 4));
+          PROBE_CHECK(cudaMemsetAsync(colmax, 0, size_t(n) * 4));
+          maxima_tall<<<dim3((n + kTallCols - 1) / kTallCols, (n + kTallRows - 1) / kTallRows),
+                        256>>>(A, B, n, rowmax, colmax);
+        };
+        auto split4 = [&] {
+          split_2d_rev<<<tiles, 256>>>(A, B, n, rowmax, colmax, a0, a1, b0, b1, ldw, inv_sa,
+                                       inv_sb);
+        };
+        auto prepass4 = [&] {
+          maxima4();
+          split4();
+        };
+        PROBE_CHECK(cudaMemset(C2, 0xFF, nn * 4));
+        for (__half* p : {a0, a1, b0, b1}) PROBE_CHECK(cudaMemset(p, 0xFF, plane * 2));
+        for (float* p : {inv_sa, inv_sb}) PROBE_CHECK(cudaMemset(p, 0xFF, size_t(n) * 4));
+        prepass4();
+        launch_main<true>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, sms, kSmem);
+        PROBE_CHECK(cudaDeviceSynchronize());
+        PROBE_CHECK(cudaMemcpy(hC4.data(), C2, nn * 4, cudaMemcpyDeviceToHost));
+        std::printf("%6d fourth prepass: %.4f ms (maxima %.4f, split %.4f), C %s\n", n,
+                    median_ms(prepass4, flush, flush_count), median_ms(maxima4, flush, flush_count),
+                    median_ms(split4, flush, flush_count),
+                    std::memcmp(hC4.data(), hC.data(), nn * 4) == 0 ? "identical" : "DIFFERS");
+        std::printf("%6d fourth prepass + main: %.4f ms\n", n, median_ms([&] {
+                      prepass4();
+                      launch_main<true>(m_a0, m_a1, m_b0, m_b1, inv_sa, inv_sb, C2, n, sms, kSmem);
+                    }, flush, flush_count));
+        // The bytes' time in this setup: a device copy of both operands (67 MB at 4096: what
+        // the prepass reads and, in fp16 planes, writes).
+        std::printf("%6d copy of A and B (D2D, %zu MB): %.4f ms\n", n, 2 * nn * 4 >> 20,
+                    median_ms([&] {
+                      PROBE_CHECK(cudaMemcpyAsync(R, A, nn * 4, cudaMemcpyDeviceToDevice));
+                      PROBE_CHECK(cudaMemcpyAsync(reinterpret_cast<float*>(R) + nn, B, nn * 4,
+                                                  cudaMemcpyDeviceToDevice));
+                    }, flush, flush_count));
       }
       const float t_main = median_ms(main_kernel, flush, flush_count);
       auto no_promotion = [&] {
