@@ -91,19 +91,23 @@ bool has_clusters(int device) {
 
 // A launch configuration of `grid` blocks in clusters of `ranks` blocks along x (sm_90).
 struct ClusterLaunch {
-  cudaLaunchAttribute cluster = {};
+  cudaLaunchAttribute attrs[2] = {};
   cudaLaunchConfig_t cfg = {};
-  ClusterLaunch(dim3 grid, int threads, int smem, int ranks, cudaStream_t stream) {
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = unsigned(ranks);
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
+  // dependent: a programmatic dependent of the stream's previous work (dependent_launch.cuh).
+  ClusterLaunch(dim3 grid, int threads, int smem, int ranks, cudaStream_t stream,
+                bool dependent = false) {
+    attrs[0].id = cudaLaunchAttributeClusterDimension;
+    attrs[0].val.clusterDim.x = unsigned(ranks);
+    attrs[0].val.clusterDim.y = 1;
+    attrs[0].val.clusterDim.z = 1;
+    attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[1].val.programmaticStreamSerializationAllowed = 1;
     cfg.gridDim = grid;
     cfg.blockDim = dim3(unsigned(threads));
     cfg.dynamicSmemBytes = size_t(smem);
     cfg.stream = stream;
-    cfg.attrs = &cluster;
-    cfg.numAttrs = 1;
+    cfg.attrs = attrs;
+    cfg.numAttrs = dependent ? 2 : 1;
   }
   ClusterLaunch(const ClusterLaunch&) = delete;  // cfg points into this object
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;

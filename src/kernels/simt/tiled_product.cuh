@@ -75,9 +75,11 @@ struct Params {
   // Else every k of the dense product (noise, NaN and Inf count where they lie).
   bool band;
   // 16-bit Structure::Detect: the flags this launch is gated on (gated_off) and the
-  // path it computes; nullptr: it always runs.
+  // path it computes; nullptr: it always runs. dependent: launched as a programmatic dependent
+  // of the previous launch (its gate waits for it).
   const uint32_t* gate;
   Path path;
+  bool dependent;
 };
 
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
@@ -118,6 +120,7 @@ template <typename T, typename Acc>
 __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T> p) {
   __shared__ Acc xs[kK][kTile + kPad];  // (kK, kTile): X's stage, k-major
   __shared__ Acc ys[kK][kTile + kPad];  // (kK, kTile): Y's stage
+  allow_dependent_launch();
   if (gated_off(p.gate, p.path)) return;
   const int tx = threadIdx.x % kSide, ty = threadIdx.x / kSide;
   const int64_t n = p.n, tiles = (n + kTile - 1) / kTile, per_product = tiles * tiles;
@@ -207,8 +210,8 @@ void launch(const Params<T>& p, const DeviceInfo& dev, Stream stream) {
   const int64_t y = std::min(p.batch, kMaxGridY);
   const int64_t target = 16 * int64_t(std::max(1, dev.sms));  // blocks in flight, about
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
-  tiled_product_kernel<T, Acc><<<dim3(unsigned(x), unsigned(y)), kThreads, 0, stream>>>(p);
-  TRIMM_CUDA_CHECK(cudaGetLastError());
+  launch_maybe_dependent(p.dependent, tiled_product_kernel<T, Acc>, dim3(unsigned(x), unsigned(y)),
+                         dim3(kThreads), 0, stream, p);
 }
 
 }  // namespace trimm::kernels::tiled

@@ -180,7 +180,8 @@ __global__ void __launch_bounds__(kThreads)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
-  if (gated_off(p.gate, Path::Structured)) return;  // 16-bit Structure::Detect
+  allow_dependent_launch();  // 16-bit Structure::Detect's next launch (gated, usually off)
+  if (gated_off(p.gate, Path::Structured)) return;
   extern __shared__ __align__(16) unsigned char smem[];
   float* partial = reinterpret_cast<float*>(smem);  // (quarter 4, value 8, lane 32)
   uint16_t* As = reinterpret_cast<uint16_t*>(smem + kPartialBytes);  // (m kT, k band)

@@ -436,8 +436,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
                              const __grid_constant__ sched::DispatchOrder order) {
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
-  // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
-  // where the scan's flags say this path does not apply.
+  // 16-bit Structure::Detect: the next launch (gated, usually off) may be scheduled while this
+  // one runs; every block of this one (a cluster's ranks alike) returns here where the scan's
+  // flags say its path does not apply.
+  allow_dependent_launch();
   if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;
   extern __shared__ uint4 dynamic_smem[];
   const int tid = threadIdx.x;
@@ -519,12 +521,16 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                                                            (p.n + kStep - 1) / kStep, kSplit, dev,
                                                            kThreads, kMaxSmem);
                    const int smem = smem_bytes(ring, ranks > 1);
+                   // Structure::Detect's general launch: a programmatic dependent of the
+                   // structured one, where this binary's sm_90a code runs (its gate waits).
+                   const bool dependent = kDense && p.gate != nullptr && dev.cc == 90;
                    if (ranks == 1) {
-                     kernel<<<grid, kThreads, smem, stream>>>(p, s, b0, order);
+                     launch_maybe_dependent(dependent, kernel, grid, dim3(kThreads), smem, stream,
+                                            p, s, b0, order);
                      return;
                    }
                    const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads,
-                                          smem, ranks, stream);
+                                          smem, ranks, stream, dependent);
                    TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, kernel, p, s, b0, order));
                  },
                  config::kSm80_16bitBand);

@@ -617,6 +617,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
   // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
   // where the scan found the inputs not triangular or not finite.
+  allow_dependent_launch();  // Structure::Detect's next launch (gated, usually off)
   if (gated_off(p.gate, Path::Structured)) return;
 
   if (tid == 0) {
