@@ -62,10 +62,8 @@ void launch_naive(bool upper, int64_t n, const float* A, int64_t lda, int64_t st
 }  // namespace
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  // Structure::Detect's last launch, gated: a dependent of the general one where this binary's
-  // sm_90a code runs (only there is griddepcontrol.wait compiled in; later GPUs JIT the
-  // compute_80 PTX, which has no wait).
-  const bool dependent = p.gate != nullptr && p.path == Path::Exact && dev.cc == 90;
+  // Structure::Detect's last launch, gated: a dependent of the general one.
+  const bool dependent = detect_dependent(p.gate, p.path, dev.cc);
   launch_naive<float, float>(p.fill == Fill::Upper, p.n, p.A, p.lda, p.stride_a, p.B, p.ldb,
                              p.stride_b, p.C, p.ldc, p.stride_c, p.batch, stream,
                              p.path == Path::Exact, p.gate, dependent);

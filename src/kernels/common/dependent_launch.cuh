@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cuda/check.hpp"
+#include "kernels/launch.hpp"
 
 namespace trimm::kernels {
 
@@ -27,6 +28,14 @@ __device__ __forceinline__ void allow_dependent_launch() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+
+// Whether a launch of Structure::Detect gated after another (Path::Dense, Path::Exact) goes as
+// that one's programmatic dependent: only where this binary's sm_90a code runs (cc 90), the
+// only code with the gate's griddepcontrol.wait compiled in (later GPUs JIT the compute_80 PTX,
+// which has no wait).
+inline bool detect_dependent(const uint32_t* gate, Path path, int cc) {
+  return gate != nullptr && path != Path::Structured && cc == 90;
 }
 
 // kernel<<<grid, block, smem, stream>>>(args...), as a programmatic dependent of the stream's

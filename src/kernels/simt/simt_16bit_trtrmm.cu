@@ -36,9 +36,8 @@ void launch_16bit(const Problem16<S>& p, const DeviceInfo& dev, Stream stream) {
   params.band = !dense;
   params.gate = p.gate;
   params.path = p.path;
-  // Structure::Detect's exact launch: a programmatic dependent of the general one where this
-  // binary's sm_90a code runs (only there is the gate's griddepcontrol.wait compiled in).
-  params.dependent = p.gate != nullptr && p.path == Path::Exact && dev.cc == 90;
+  // Structure::Detect's exact launch: a programmatic dependent of the general one.
+  params.dependent = detect_dependent(p.gate, p.path, dev.cc);
   launch<E, float>(params, dev, stream);
 }
 

@@ -522,8 +522,8 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                                                            kThreads, kMaxSmem);
                    const int smem = smem_bytes(ring, ranks > 1);
                    // Structure::Detect's general launch: a programmatic dependent of the
-                   // structured one, where this binary's sm_90a code runs (its gate waits).
-                   const bool dependent = kDense && p.gate != nullptr && dev.cc == 90;
+                   // structured one.
+                   const bool dependent = detect_dependent(p.gate, p.path, dev.cc);
                    if (ranks == 1) {
                      launch_maybe_dependent(dependent, kernel, grid, dim3(kThreads), smem, stream,
                                             p, s, b0, order);
