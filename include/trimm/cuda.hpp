@@ -1,6 +1,7 @@
 // The GPU API: device pointers, row-major matrices as in PyTorch, a CUDA stream.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "trimm/types.hpp"
@@ -27,6 +28,16 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, Stream stream = nullptr,
                             const Options& options = {});
+
+// The bytes of device memory that trtrmm / trtrmm_strided_batched on float operands needs in
+// options.workspace for `batch` problems of order n with these options: for options.kernel =
+// "sm90_fp16x3", its prepass's planes (four fp16 copies of the operands' halves and four vectors
+// of n: ~8·n² bytes a problem, 134 MB at n = 4096), 256-byte aligned; with Structure::Detect, 4
+// bytes for its flag word, or, with that kernel, 256 + its planes (the flag word first, the
+// planes 256 bytes in); 0 otherwise (dispatch's own choices need none). Host only: no device is
+// queried. Throws InvalidArgument for an unknown options.kernel or a negative n or batch. The
+// workspace must not overlap A, B or C, and calls that may run at the same time need their own.
+size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
 
 // The same on double operands: fp64 FMA on the CUDA cores (one kernel, "simt_fp64": a plain
 // shared-memory-tiled product; options.kernel may be '' or that name, options.precision Auto or

@@ -62,8 +62,9 @@ struct Options {
   // Forces one entry of the kernel table by name (`trimm kernels` lists them); empty = dispatch.
   std::string kernel;
   Structure structure = Structure::Triangular;
-  // Structure::Detect on the GPU: 4 bytes of device memory, 4-byte aligned, that the call may
-  // overwrite (the flags that choose the path). Calls that may run at the same time need their own.
+  // Device memory the call may overwrite (trtrmm_workspace_bytes says how much): for
+  // Structure::Detect on the GPU, 4 bytes, 4-byte aligned (the flags that choose the path); for
+  // the kernel sm90_fp16x3, its split operands. Calls that may run at the same time need their own.
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
 };

@@ -38,6 +38,9 @@ const kernels::DeviceInfo& current_device() {
 }
 
 constexpr const char* kFp64Kernel = "simt_fp64";
+// Structure::Detect with a kernel that keeps data in the workspace: its flag word first, that
+// kernel's share from this offset (trtrmm_workspace_bytes counts both).
+constexpr size_t kDetectDataOffset = 256;
 
 // Structure::Detect's flag word: options.workspace, checked (4 bytes, 4-byte aligned).
 uint32_t* detect_flags(const char* api, const Options& options) {
@@ -79,7 +82,11 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   kernels::Problem p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
   const dispatch::Choice c = choose(dev, p, options);
   const dispatch::KernelEntry& g = *c.kernel;
-  if (!detect) return g.launch(p, dev, stream);
+  if (!detect) {
+    p.workspace = options.workspace;
+    p.workspace_bytes = options.workspace_bytes;
+    return g.launch(p, dev, stream);
+  }
   if (c.exact) {
     p.path = kernels::Path::Exact;
     return g.launch(p, dev, stream);
@@ -95,6 +102,16 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           "sm_90 with precision auto or fp32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
+  if (g.workspace != nullptr) {  // its data after the flag word
+    const size_t need = kDetectDataOffset + g.workspace(n, batch);
+    if (options.workspace_bytes < need)
+      throw InvalidArgument(std::string(api) + ": kernel = '" + g.name +
+                            "' with structure = detect needs options.workspace: " +
+                            std::to_string(need) + " bytes (trtrmm_workspace_bytes), got " +
+                            std::to_string(options.workspace_bytes));
+    p.workspace = static_cast<unsigned char*>(options.workspace) + kDetectDataOffset;
+    p.workspace_bytes = options.workspace_bytes - kDetectDataOffset;
+  }
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags
@@ -297,6 +314,22 @@ bool cuda_available() {
     return false;
   }
   return major >= 8;  // every kernel of the table needs sm_80 or later
+}
+
+size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) {
+  if (n < 0) throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) +
+                                   ", expected n >= 0");
+  if (batch < 0)
+    throw InvalidArgument("trtrmm_workspace_bytes: batch = " + std::to_string(batch) +
+                          ", expected batch >= 0");
+  const dispatch::KernelEntry* e =
+      options.kernel.empty() ? nullptr : dispatch::find(options.kernel);
+  if (!options.kernel.empty() && e == nullptr)
+    throw InvalidArgument("trtrmm_workspace_bytes: kernel = '" + options.kernel +
+                          "', expected '' or a kernel of the table (trimm kernels)");
+  const size_t data = e == nullptr || e->workspace == nullptr ? 0 : e->workspace(n, batch);
+  if (options.structure != Structure::Detect) return data;
+  return data == 0 ? sizeof(uint32_t) : kDetectDataOffset + data;
 }
 
 const char* selected_kernel(int64_t n, const Options& options) {

@@ -29,6 +29,9 @@ struct KernelEntry {
   bool flags;
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
+  // The device memory it needs in options.workspace for `batch` problems of order n (nullptr:
+  // none). Only entries run when forced may need one (trtrmm_workspace_bytes relies on it).
+  size_t (*workspace)(int64_t n, int64_t batch);
 };
 
 // All entries, in order of preference: dispatch takes the first that fits.
@@ -55,6 +58,8 @@ Choice choose(int cc, Precision precision, int64_t n, const std::string& forced,
 // Whether the entry named `name` has a Structure::Detect path (flags or exact), and the names of
 // those that do, for the error that refuses the others.
 bool has_detect_path(const std::string& name);
+// The entry named `name`, or nullptr.
+const KernelEntry* find(const std::string& name);
 std::string detect_kernel_names();
 
 // 16-bit data (half_t, bfloat16_t): a table of its own, with the same rules (first entry that

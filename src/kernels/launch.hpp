@@ -2,6 +2,7 @@
 // without CUDA.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "trimm/cuda.hpp"
@@ -48,6 +49,10 @@ struct GatedProblem : MatrixProblem<T> {
   // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
   Path path = Path::Structured;
+  // options.workspace, for the kernels that keep data there (sm90_fp16x3's planes); checked by
+  // their launchers against what they need.
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // fp32, the kernel table's problem.
@@ -73,6 +78,11 @@ void launch_simt_small_fp32(const Problem& p, const DeviceInfo& dev, Stream stre
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
+// sm90_fp16x3: its prepass writes p.workspace, which must hold fp16x3_workspace_bytes(n,
+// batch) bytes, 256-byte aligned (InvalidArgument naming options.workspace otherwise, before
+// anything is launched).
+void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream);
+size_t fp16x3_workspace_bytes(int64_t n, int64_t batch);
 // Whether TMA can address p's operands: 16-byte aligned bases, leading dimensions and batch
 // strides, and batch entries that do not overlap. sm90_tf32x3 needs it; dispatch checks.
 bool tma_compatible(const Problem& p);

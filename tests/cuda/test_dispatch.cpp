@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "cuda/dispatch.hpp"
 
@@ -54,6 +55,7 @@ TEST(Dispatch, DetectTakesTheExactPathOrTheKernelWithFlags) {
   EXPECT_EQ(pick(90, 256, "sm90_tf32x3"), "sm90_tf32x3");
   // Forced kernels without either path are refused by the caller.
   EXPECT_TRUE(has_detect_path("sm90_tf32x3"));
+  EXPECT_TRUE(has_detect_path("sm90_fp16x3"));
   EXPECT_TRUE(has_detect_path("simt_small_fp32"));
   EXPECT_FALSE(has_detect_path("simt_fp32"));
   EXPECT_FALSE(has_detect_path("no_such_kernel"));
@@ -113,6 +115,49 @@ TEST(Dispatch, EveryEntryHasANameALauncherAndAConcretePrecision) {
     EXPECT_NE(e->launch, nullptr) << e->name;
     EXPECT_NE(e->precision, Precision::Auto) << e->name;
     EXPECT_LE(e->min_cc, e->max_cc) << e->name;
+  }
+}
+
+// trtrmm_workspace_bytes answers for dispatch's choices without asking which: only forced
+// entries may need a workspace.
+TEST(Dispatch, OnlyForcedKernelsNeedAWorkspace) {
+  for (const KernelEntry* e = table_begin(); e != table_end(); ++e)
+    if (e->automatic) EXPECT_EQ(e->workspace, nullptr) << e->name;
+}
+
+TEST(Dispatch, WorkspaceBytes) {
+  Options o;
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 0u);
+  o.structure = Structure::Detect;
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 7, o), 4u);
+  o = {};
+  o.kernel = "sm90_tf32x3";
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 0u);
+  o.kernel = "sm90_fp16x3";
+  // Four vectors of n (256-byte aligned), then four fp16 planes of n × round_up(n, 8) a problem,
+  // each problem's 256-byte aligned.
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 65536u + 4u * 4096u * 4096u * 2u);
+  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 3u * 512u);  // 4·5·8·2 = 320 -> 512
+  EXPECT_EQ(trtrmm_workspace_bytes(0, 1, o), 0u);
+  o.structure = Structure::Detect;  // the flag word, then the planes 256 bytes in
+  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 256u + 3u * 512u);
+  o.structure = Structure::Triangular;
+  EXPECT_EQ(trtrmm_workspace_bytes(64, 0, o), 0u);
+  for (const auto& [n, batch, name] :
+       {std::tuple<int64_t, int64_t, const char*>{-1, 1, "n = -1"}, {4, -2, "batch = -2"}}) {
+    try {
+      trtrmm_workspace_bytes(n, batch, o);
+      ADD_FAILURE() << "no error for " << name;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+  o.kernel = "nope";
+  try {
+    trtrmm_workspace_bytes(64, 1, o);
+    ADD_FAILURE() << "no error for an unknown kernel";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel = 'nope'"), std::string::npos) << e.what();
   }
 }
 

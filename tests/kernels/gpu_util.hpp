@@ -63,6 +63,21 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
 };
 
+// options.workspace for a call, as trtrmm_workspace_bytes sizes it for these options (none where
+// the call needs none): construct it after setting the options' kernel and structure.
+class Workspace {
+ public:
+  Workspace(Options& o, int64_t n, int64_t batch = 1) : buf_(trtrmm_workspace_bytes(n, batch, o)) {
+    if (buf_.size() == 0) return;
+    EXPECT_NE(buf_.get(), nullptr) << "cudaMalloc of a " << buf_.size() << "-byte workspace";
+    o.workspace = buf_.get();
+    o.workspace_bytes = buf_.size();
+  }
+
+ private:
+  DeviceBuffer<unsigned char> buf_;
+};
+
 // `call` must throw trimm::InvalidArgument whose message names `name`, and write nothing: each
 // of `outputs` (device buffers filled with `poisoned` before) still holds it, bit for bit.
 template <typename T, typename Call>

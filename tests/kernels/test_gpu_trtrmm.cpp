@@ -103,6 +103,7 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
 
   Options o;
   o.kernel = kernel;
+  const test::Workspace ws(o, s.n);
   auto call = [&] {
     trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb,
            dC.get() + s.offset, s.ldc, nullptr, o);
@@ -236,6 +237,15 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(int64_t(5896), int64_t(6144))),
     param_name);
 
+// sm90_fp16x3: past the packed layouts (5896) and with rows longer than its prepass holds in
+// registers (8200 > 8192: the streaming path of A's rows).
+INSTANTIATE_TEST_SUITE_P(
+    LongRows, GpuTrtrmm,
+    ::testing::Combine(::testing::Values(std::string("sm90_fp16x3")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(5896), int64_t(8200))),
+    param_name);
+
 // Unforced, misaligned views go to a kernel that takes them (never a refused TMA kernel).
 TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
   SKIP_WITHOUT_GPU();
@@ -327,6 +337,7 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
     dC.upload(C);
     Options o;
     o.kernel = kernel;
+    const test::Workspace ws(o, n, batch);
     trtrmm_strided_batched(fill, n, dA.get(), n, stride, dB.get(), n, stride, dC.get(), n, stride,
                            batch, nullptr, o);
     TEST_CUDA(cudaGetLastError());
@@ -353,6 +364,7 @@ TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
     if (!runs_here(kernel, n)) continue;
     Options o;
     o.kernel = kernel;
+    const test::Workspace ws(o, n, batch);
     for (const bool share_a : {false, true}) {
       const int64_t sa = share_a ? 0 : n * lda + 4;
       std::vector<float> A, B, C(static_cast<size_t>(batch * sc));
@@ -413,6 +425,7 @@ TEST_P(GpuTrtrmm, InfInputsLeaveTheZeroTriangleZero) {
   DeviceBuffer<float> dA(A), dB(B), dC(C);
   Options o;
   o.kernel = kernel;
+  const test::Workspace ws(o, n);
   if (needs_tma(kernel) &&
       !kernels::tma_compatible({fill, n, dA.get(), n, 0, dB.get(), n, 0, dC.get(), n, 0, 1})) {
     EXPECT_THROW(trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o),
@@ -445,14 +458,23 @@ TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
   }
 }
 
-// Options for Structure::Detect on `kernel`, with `work` as the flag word.
+// Options for Structure::Detect on `kernel`, with `work` as the workspace (the flag word first).
 Options detect_options(const std::string& kernel, DeviceBuffer<uint32_t>& work) {
   Options o;
   o.kernel = kernel;
   o.structure = Structure::Detect;
   o.workspace = work.get();
-  o.workspace_bytes = sizeof(uint32_t);
+  o.workspace_bytes = work.size() * sizeof(uint32_t);
   return o;
+}
+
+// A Structure::Detect workspace for `kernel` at n, as trtrmm_workspace_bytes sizes it, every word
+// `fill` (the flag word must be cleared by the call).
+std::vector<uint32_t> detect_workspace(const std::string& kernel, int64_t n, uint32_t fill) {
+  Options o;
+  o.kernel = kernel;
+  o.structure = Structure::Detect;
+  return std::vector<uint32_t>((trtrmm_workspace_bytes(n, 1, o) + 3) / 4, fill);
 }
 
 // Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
@@ -473,8 +495,9 @@ class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
   }
 };
 
-// Both kernels with a general-input path: sm90_tf32x3 (detection pass, gated launches) and
-// simt_small_fp32 (dispatch's choice for small n: every k in plain fp32, no pass).
+// The kernels with a general-input path: sm90_tf32x3 and sm90_fp16x3 (detection under the
+// product, gated launches) and simt_small_fp32 (dispatch's choice for small n: every k in plain
+// fp32, no pass).
 TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kind, fill, n] = GetParam();
@@ -487,13 +510,13 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   const auto B = test::make(kind, fill, n, ldb, gen, rng_);
   std::vector<double> ref(static_cast<size_t>(n * n));
   cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
-  for (const char* kernel : {"sm90_tf32x3", "simt_small_fp32"}) {
+  for (const char* kernel : {"sm90_tf32x3", "sm90_fp16x3", "simt_small_fp32"}) {
     SCOPED_TRACE(kernel);
     std::vector<float> C(static_cast<size_t>(n * ldc));
     test::poison(C);
     DeviceBuffer<float> dA(A), dB(B), dC(C);
     const uint32_t garbage = 0xDEADBEEFu;  // the detection pass clears it first
-    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, garbage));
+    DeviceBuffer<uint32_t> work(detect_workspace(kernel, n, garbage));
     const Options o = detect_options(kernel, work);
     trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
     TEST_CUDA(cudaGetLastError());
@@ -505,7 +528,7 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
     // product's output finds it: every element reaches C's diagonal block). The small kernel
     // needs no flags and leaves the workspace alone.
     const uint32_t flags = work.download()[0];
-    if (std::string(kernel) != "sm90_tf32x3") {
+    if (std::string(kernel) == "simt_small_fp32") {
       EXPECT_EQ(flags, garbage) << "workspace written";
     } else {
       const bool triangular =
@@ -762,6 +785,77 @@ TEST_F(GpuDetectPinned, GeneralLaunchOverALargeBatch) {
   }
 }
 
+// Rows of A and columns of B of very different magnitudes, each scaled by its own 2^e: e in
+// [-40, 40] both (beyond fp16's range either way, which sm90_fp16x3's per-row and per-column
+// scales must absorb), or A's rows at 2^(80…110) and B's columns at 2^-(80…110) and the
+// reverse (C in range, the scales' product near fp32's ends). The scales factor out of the
+// product exactly, so C(i, j) / (ra_i·cb_j) must meet the signed inputs' bars against the
+// reference of the inputs with their scales divided out (exact: what fp32 kept of them). Every
+// fp32-accurate kernel, at n with 16-byte rows (the TMA kernels').
+class GpuWideRanges : public ::testing::TestWithParam<std::tuple<Fill, int64_t, int>>,
+                      public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_P(GpuWideRanges, RowAndColumnScalesFactorOut) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n, mode] = GetParam();
+  const auto A0 = test::make_triangular<float>(fill, n, n, test::normal(rng_));
+  const auto B0 = test::make_triangular<float>(fill, n, n, test::normal(rng_));
+  // mode 0: both in [-40, 40]; 1: A's rows high, B's columns low; 2: the reverse.
+  std::uniform_int_distribution<int> wide(-40, 40), far(80, 110);
+  const int sign = mode == 1 ? 1 : -1;
+  std::vector<double> ra(static_cast<size_t>(n)), cb(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    ra[size_t(i)] = std::ldexp(1.0, mode == 0 ? wide(rng_) : sign * far(rng_));
+    cb[size_t(i)] = std::ldexp(1.0, mode == 0 ? wide(rng_) : -sign * far(rng_));
+  }
+  std::vector<float> A(A0), B(B0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      A[size_t(i * n + j)] = float(A0[size_t(i * n + j)] * ra[size_t(i)]);
+      B[size_t(i * n + j)] = float(B0[size_t(i * n + j)] * cb[size_t(j)]);
+    }
+  std::vector<float> A1(A), B1(B);  // the scaled inputs, scales divided out again (exact)
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      A1[size_t(i * n + j)] = float(A[size_t(i * n + j)] / ra[size_t(i)]);
+      B1[size_t(i * n + j)] = float(B[size_t(i * n + j)] / cb[size_t(j)]);
+    }
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_trtrmm(fill, n, A1.data(), n, B1.data(), n, ref.data(), n);
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  for (const std::string& kernel : every_kernel()) {
+    if (precision_of(kernel) == Precision::Tf32 || !runs_here(kernel, n)) continue;
+    if (kernel == "naive_fp32" && n > 1024) continue;
+    Options o;
+    o.kernel = kernel;
+    const test::Workspace ws(o, n);
+    dC.upload(C0);
+    trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    std::vector<double> c(C.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        c[size_t(i * n + j)] = double(C[size_t(i * n + j)]) / (ra[size_t(i)] * cb[size_t(j)]);
+    EXPECT_TRUE(test::is_close(fill, n, c.data(), n, ref.data(), n, {1e-6, 1e-3, 1e-4})) << kernel;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuWideRanges,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(132, 1000),
+                                            ::testing::Values(0, 1, 2)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param)) + "_scales" +
+                                  std::to_string(std::get<2>(info.param));
+                         });
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:
@@ -832,6 +926,42 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
     o.kernel = "sm80_tf32x3";
     trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
+}
+
+// sm90_fp16x3 keeps its split operands in options.workspace: without enough of it, or misaligned,
+// the call is refused naming it, before anything (the prepass included) runs.
+TEST_F(GpuTrtrmmErrors, Fp16x3WorkspaceIsCheckedFirst) {
+  const int64_t n = 64;
+  Options o;
+  o.kernel = "sm90_fp16x3";
+  if (!runs_here(o.kernel, n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
+  std::vector<float> host(static_cast<size_t>(n * n), 1.f);
+  std::vector<float> poisoned(static_cast<size_t>(n * n));
+  test::poison(poisoned);
+  DeviceBuffer<float> A(host), B(host), C(poisoned);
+  const size_t need = trtrmm_workspace_bytes(n, 1, o);
+  DeviceBuffer<unsigned char> work(need + 256);
+  auto expect_error = [&](const char* name, void* ws, size_t bytes) {
+    test::expect_invalid_argument(name, [&] {
+      Options p = o;
+      p.workspace = ws;
+      p.workspace_bytes = bytes;
+      trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, p);
+    }, poisoned, {&C});
+  };
+  expect_error("kernel = 'sm90_fp16x3' needs options.workspace", nullptr, 0);
+  expect_error("options.workspace", work.get(), need - 1);
+  expect_error("misaligned", work.get() + 16, need);
+  // Enough, aligned: it runs.
+  Options p = o;
+  p.workspace = work.get();
+  p.workspace_bytes = need;
+  trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, p);
+  TEST_CUDA(cudaGetLastError());
+  const auto out = C.download();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      ASSERT_EQ(out[size_t(i * n + j)], j >= i ? float(j - i + 1) : 0.f) << i << ", " << j;
 }
 
 TEST_F(GpuTrtrmmErrors, EmptyProblemsAreNoOps) {

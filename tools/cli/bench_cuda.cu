@@ -421,7 +421,15 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
     for (const Structure st : cfg.structures) {
       // The GPU's Structure::Detect is fp32-accurate only (the API refuses the others by name).
       if (st == Structure::Detect && p != Precision::Fp32 && p != Precision::Auto) continue;
-      const Options o = trimm_options(p, cfg.kernel, st, flags.p);
+      Options o = trimm_options(p, cfg.kernel, st, flags.p);
+      // A forced kernel's own workspace (sm90_fp16x3's planes; with Detect, after the flag
+      // word), allocated before the timing; Detect's flag word alone otherwise.
+      const size_t work_bytes = trtrmm_workspace_bytes(n, 1, o);
+      Buf<unsigned char> work(work_bytes > sizeof(uint32_t) ? work_bytes : 0);
+      if (work_bytes > sizeof(uint32_t)) {
+        o.workspace = work.p;
+        o.workspace_bytes = work_bytes;
+      }
       std::string method =
           std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
       if (st == Structure::Detect) method += " (detect)";

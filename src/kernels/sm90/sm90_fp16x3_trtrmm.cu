@@ -1,0 +1,691 @@
+// sm90_fp16x3: C = triu(A·B) (or tril) at fp32 accuracy on Hopper's fp16 tensor cores (wgmma
+// m64n128k16, sm_90a), which run twice as fast as TF32's (docs/sm90_fp16x3_plan.md).
+//
+// Each fp32 operand is scaled by powers of two (A's rows and B's columns, each one's largest |x|
+// into [8, 16): exact, and undone in the epilogue) and split into two fp16 planes, x ≈ h0 +
+// 2^-11·h1 with h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within
+// 2^17 of its row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
+// products, half of 3xTF32's tensor time.
+//
+// Two launches before the product (the prepass), into the caller's workspace
+// (fp16x3_workspace_bytes): the four planes X0, X1, Y0, Y1 (n × ldw halves each, ldw = n rounded
+// up to 8), the inverse scales, and the maxima they come from. The product is computed as an
+// upper one, Ĉ = triu(X·Y): Upper takes X = A, Y = B; Lower takes X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·
+// Aᵀ)) and stores Ĉ transposed. The prepass writes exact zeros across the diagonal 128-blocks'
+// other triangle, the only part of it the product reads, so the mainloop masks nothing.
+//   Upper: launch 1 splits A's rows, a block a row held in registers (A read once), beside B's
+//     column maxima in 256 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
+//   Lower: launch 1 takes A's row and B's column maxima in 256 × 128 tiles; launch 2 splits both
+//     in 32 × 32 tiles transposed through shared memory.
+// The product: sm90_16bit's skeleton (a TMA ring of 64-k stages, two consumer warpgroups of
+// m64n128k16, persistent blocks walking packed unit lists), two planes per operand a stage. A
+// stage's main products go into fresh registers (their own commit group) promoted with FADD (the
+// tensor cores' accumulation truncates), the cross products into a second accumulator over the
+// whole band (2^-11 smaller: their truncation does not show).
+// Structure::Detect (kDetect): as sm90_tf32x3's, the helper warps scan A's and B's other
+// triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
+// finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
+// gated on the flags (the host API's three launches).
+// Measured in its probe (bench/probes/sm90_fp16x3.cu, H200, n = 4096, Upper): prepass 0.058 ms,
+// with the product 0.178-0.180 against sm90_tf32x3's 0.209 (bench/RESULTS.md, session 21).
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "config/tile_config.hpp"
+#include "cuda/check.hpp"
+#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/shared_address.cuh"
+#include "kernels/common/tile_store.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sm90/launch_registers.hpp"
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/scan_outside.cuh"
+#include "kernels/sm90/tensor_map.cuh"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::kernels {
+namespace sm90_fp16x3 {
+namespace {
+
+constexpr config::WgmmaTile Cfg = config::kSm90Fp16x3;
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages, kBoxN = 64;
+constexpr int kConsumerThreads = 128 * Cfg.consumers, kThreads = Cfg.threads();
+[[maybe_unused]] constexpr int kProducerWarp = kConsumerThreads / 32;
+[[maybe_unused]] constexpr int kHelperThreads = 96;  // warps 9-11
+static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
+              "consumers, then the producer warp, then the helper warps");
+static_assert(Cfg.consumers == 2 && kTile == 128 && kStep == 64,
+              "two m64n128k16 consumer warpgroups over 128 × 128 tiles, 64-k stages (one "
+              "128-byte swizzle row of fp16)");
+constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
+static_assert(kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs, "setmaxnreg's budget");
+
+// One stage: X's two planes (m 128 × k 64) K-major and Y's two (k 64 × n 128: two boxes of 64
+// columns) N-major, rows of 128 bytes in TMA's 128-byte swizzle.
+struct alignas(1024) Stage {
+  __half x0[kTile * kStep], x1[kTile * kStep];
+  __half y0[kStep * kTile], y1[kStep * kTile];
+};
+struct Smem {
+  Stage st[kStages];
+  uint64_t full[kStages], empty[kStages];
+};
+[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage);
+// One Y box: the descriptors' leading byte offset.
+[[maybe_unused]] constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(__half);
+static_assert(sizeof(Smem) + 1024 <= 227 * 1024, "the ring fits one SM's shared memory");
+
+// --- the workspace ----------------------------------------------------------------------------
+// Vectors first (A's row maxima, B's column maxima, X's and Y's inverse scales: batch · n each),
+// then a block of four planes per batch entry, every part 256-byte aligned.
+struct Layout {
+  int64_t ldw;           // a plane's row stride, in halves
+  int64_t plane;         // a plane's size, in halves
+  int64_t entry;         // a batch entry's four planes, in halves (a multiple of 128)
+  size_t vectors_bytes;  // the four vectors
+  size_t bytes;          // all of it
+};
+constexpr size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+Layout layout_of(int64_t n, int64_t batch) {
+  Layout l{};
+  l.ldw = int64_t(round_up(size_t(n), 8));  // TMA: 16-byte rows
+  l.plane = n * l.ldw;
+  l.entry = int64_t(round_up(size_t(4 * l.plane) * sizeof(__half), 256) / sizeof(__half));
+  l.vectors_bytes = round_up(4 * size_t(batch) * size_t(n) * sizeof(float), 256);
+  l.bytes = l.vectors_bytes + size_t(batch) * size_t(l.entry) * sizeof(__half);
+  return l;
+}
+
+// Pointers into the workspace; entry b's vectors at + b·n, its planes at + b·entry.
+struct Work {
+  unsigned *rowmax_a, *colmax_b;  // |x| bits (order-preserving for non-negative floats)
+  float *inv_sx, *inv_sy;
+  __half* planes;  // X0, X1, Y0, Y1 of entry 0
+  int64_t ldw, plane, entry;
+  __device__ __half* x0(int64_t b) const { return planes + b * entry; }
+  __device__ __half* y0(int64_t b) const { return planes + b * entry + 2 * plane; }
+};
+
+// --- the prepass ------------------------------------------------------------------------------
+// 2^(3 − floor(log2 m)) from m's bits: m·scale in [8, 16); 1 for m = 0. Clamped to 2^-126 …
+// 2^126, so that its inverse is a normal number too (exact, and kept under flush-to-zero).
+__device__ __forceinline__ float pow2_scale_bits(unsigned m) {
+  const int e = int(m >> 23);  // |x|'s biased exponent: |x| = 1.f·2^(e − 127) for e >= 1
+  if (m == 0u || e == 255) return 1.f;
+  return __uint_as_float(unsigned(min(253, max(1, 257 - e))) << 23);  // 2^(130 − e)
+}
+// |x| for the maxima, 0 for Inf and NaN: a row with an Inf keeps the scale of its finite values
+// (its products with the Inf are non-finite anyway; the others stay accurate and in range).
+__device__ __forceinline__ float finite_abs(float x) {
+  const float a = fabsf(x);
+  return a < INFINITY ? a : 0.f;
+}
+__device__ __forceinline__ float pow2_scale(float m) { return pow2_scale_bits(__float_as_uint(m)); }
+
+__device__ __forceinline__ void split(float x, __half& h0, __half& h1) {
+  h0 = __float2half_rn(x);
+  h1 = __float2half_rn((x - __half2float(h0)) * 2048.f);
+}
+__device__ __forceinline__ void store_split(__half* p0, __half* p1, int64_t o, float x) {
+  __half h0, h1;
+  split(x, h0, h1);
+  p0[o] = h0;
+  p1[o] = h1;
+}
+
+constexpr int kPrepassThreads = 256;
+// Upper, A's rows: a block a row, up to kRowVecs float4s a thread in registers.
+constexpr int kRowVecs = 8, kRowSpan = 4 * kPrepassThreads * kRowVecs;
+// Maxima tiles (kTallRows × kTallCols: a warp a row, a float4 a lane) and split tiles.
+constexpr int kTallRows = 256, kTallCols = 128, kSplitRows = 32, kSplitCols = 256;
+constexpr int kTrTile = 32;  // Lower's transposing tiles
+
+// Four consecutive elements of a row from column k, those at or past `end` as zeros (16-byte
+// loads where the row allows: the caller's alignment checks, kernels::tma_compatible).
+__device__ __forceinline__ float4 load4(const float* row, int64_t k, int64_t end) {
+  if (k + 4 <= end) return *reinterpret_cast<const float4*>(row + k);
+  float4 v{0.f, 0.f, 0.f, 0.f};
+  if (k < end) v.x = row[k];
+  if (k + 1 < end) v.y = row[k + 1];
+  if (k + 2 < end) v.z = row[k + 2];
+  return v;
+}
+
+// The column maxima of B over its upper (lower) triangle in a kTallRows × kTallCols tile
+// (row tile rt, column tile ct), as bits ORed by atomicMax into colmax (zeroed before); and,
+// kRows, A's row maxima the same way. Every load of an 8-row batch issued before any is used;
+// batches wholly outside the triangle skipped. (kRows a template argument: with A a runtime
+// null, Upper's copy kept A's eight float4s live, 114 registers against 52, and ran 1.7× longer.)
+template <bool kLower, bool kRows>
+__device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t ldb, int n,
+                            int rt, int ct, unsigned* rowmax, unsigned* colmax,
+                            float (&part)[8][kTallCols]) {
+  const int k0 = rt * kTallRows, c0 = ct * kTallCols;
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, j0 = c0 + 4 * lane;
+  // Upper: rows k <= j; Lower: rows k >= j.
+  const bool any = kLower ? k0 + kTallRows - 1 >= c0 : k0 <= c0 + kTallCols - 1;
+  if (!any) return;  // uniform across the block
+  float m[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int rr = 0; rr < kTallRows / 8; rr += 8) {
+    // Rows k0 + 8·rr … k0 + 8·(rr + 8) − 1: uniform across the block.
+    if (kLower ? k0 + 8 * (rr + 8) - 1 < c0 : k0 + 8 * rr > c0 + kTallCols - 1) continue;
+    float4 a[kRows ? 8 : 1], b[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + w + 8 * (rr + q);
+      const bool ok = j0 < n && k < n && (kLower ? k >= j0 : k <= j0 + 3);
+      b[q] = ok ? load4(B + int64_t(k) * ldb, j0, kLower ? min(n, k + 1) : n) : float4{};
+      if constexpr (kRows)
+        a[q] = ok ? load4(A + int64_t(k) * lda, j0, kLower ? min(n, k + 1) : n) : float4{};
+    }
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int k = k0 + w + 8 * (rr + q);
+      const float bv[4] = {b[q].x, b[q].y, b[q].z, b[q].w};
+      float rm = 0.f;
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (kLower ? k >= j0 + e : k <= j0 + e) {
+          m[e] = fmaxf(m[e], finite_abs(bv[e]));
+          if constexpr (kRows) {
+            const float av[4] = {a[q].x, a[q].y, a[q].z, a[q].w};
+            rm = fmaxf(rm, finite_abs(av[e]));
+          }
+        }
+      if constexpr (kRows) {
+#pragma unroll
+        for (int o = 16; o > 0; o /= 2) rm = fmaxf(rm, __shfl_xor_sync(0xffffffffu, rm, o));
+        if (lane == 0 && k < n && rm > 0.f) atomicMax(rowmax + k, __float_as_uint(rm));
+      }
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) part[w][4 * lane + e] = m[e];
+  __syncthreads();
+  if (threadIdx.x < kTallCols && c0 + int(threadIdx.x) < n) {
+    float v = part[0][threadIdx.x];
+#pragma unroll
+    for (int i = 1; i < 8; ++i) v = fmaxf(v, part[i][threadIdx.x]);
+    if (v > 0.f) atomicMax(colmax + c0 + threadIdx.x, __float_as_uint(v));
+  }
+}
+
+// Upper, launch 1: blocks [0, n) split A's rows into X (row i from its diagonal block's first
+// column: zeros before i), each scaled by its own largest |x|; blocks from n take B's column
+// maxima. Grid y: batch entries from b0.
+__global__ void __launch_bounds__(kPrepassThreads)
+    upper_rows_and_maxima(const Problem p, Work w, int64_t b0) {
+  __shared__ float part[8][kTallCols];
+  __shared__ float row_part[kPrepassThreads / 32];
+  const int n = int(p.n), lane = threadIdx.x % 32, wp = threadIdx.x / 32;
+  const int64_t b = b0 + blockIdx.y;
+  if (int(blockIdx.x) >= n) {
+    const int tiles_x = (n + kTallCols - 1) / kTallCols, id = int(blockIdx.x) - n;
+    tile_maxima<false, false>(nullptr, 0, p.B + b * p.stride_b, p.ldb, n, id / tiles_x,
+                              id % tiles_x, nullptr, w.colmax_b + b * n, part);
+    return;
+  }
+  const int i = int(blockIdx.x), c0 = i / kTile * kTile;
+  const float* row = p.A + b * p.stride_a + int64_t(i) * p.lda;
+  __half* x0 = w.x0(b) + int64_t(i) * w.ldw;
+  __half* x1 = x0 + w.plane;
+  auto masked = [&](float4 v, int k) {
+    v.x = k >= i ? v.x : 0.f;
+    v.y = k + 1 >= i ? v.y : 0.f;
+    v.z = k + 2 >= i ? v.z : 0.f;
+    v.w = k + 3 >= i ? v.w : 0.f;
+    return v;
+  };
+  auto vmax = [](float m, float4 v) {
+    return fmaxf(m, fmaxf(fmaxf(finite_abs(v.x), finite_abs(v.y)),
+                          fmaxf(finite_abs(v.z), finite_abs(v.w))));
+  };
+  auto split4 = [&](float4 v, int k, float s) {
+    const float x[4] = {v.x, v.y, v.z, v.w};
+    __half h0[4], h1[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) split(x[e] * s, h0[e], h1[e]);
+    if (k + 4 <= n) {  // ldw is a multiple of 8: 8-byte aligned
+      *reinterpret_cast<uint2*>(x0 + k) = *reinterpret_cast<const uint2*>(h0);
+      *reinterpret_cast<uint2*>(x1 + k) = *reinterpret_cast<const uint2*>(h1);
+    } else {
+      for (int e = 0; e < 4 && k + e < n; ++e) {
+        x0[k + e] = h0[e];
+        x1[k + e] = h1[e];
+      }
+    }
+  };
+  float m = 0.f;
+  float4 v[kRowVecs];
+  const bool in_registers = n - c0 <= kRowSpan;
+  if (in_registers) {
+#pragma unroll
+    for (int q = 0; q < kRowVecs; ++q) {
+      const int k = c0 + 4 * (int(threadIdx.x) + kPrepassThreads * q);
+      v[q] = k < n ? masked(load4(row, k, n), k) : float4{};
+      m = vmax(m, v[q]);
+    }
+  } else {
+    for (int k = c0 + 4 * int(threadIdx.x); k < n; k += 4 * kPrepassThreads)
+      m = vmax(m, masked(load4(row, k, n), k));
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+  if (lane == 0) row_part[wp] = m;
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < kPrepassThreads / 32; ++q) m = fmaxf(m, row_part[q]);
+  const float s = pow2_scale(m);
+  if (threadIdx.x == 0) w.inv_sx[b * n + i] = 1.f / s;
+  if (in_registers) {
+#pragma unroll
+    for (int q = 0; q < kRowVecs; ++q) {
+      const int k = c0 + 4 * (int(threadIdx.x) + kPrepassThreads * q);
+      if (k < n) split4(v[q], k, s);
+    }
+  } else {
+    for (int k = c0 + 4 * int(threadIdx.x); k < n; k += 4 * kPrepassThreads)
+      split4(masked(load4(row, k, n), k), k, s);
+  }
+}
+
+// Upper, launch 2: B into Y in kSplitRows × kSplitCols tiles (row k from its diagonal block's
+// first column), each column scaled by its own largest |x|; the last column of tiles writes Y's
+// inverse scales.
+__global__ void __launch_bounds__(kPrepassThreads)
+    upper_split_b(const Problem p, Work w, int64_t b0) {
+  const int n = int(p.n), ti = blockIdx.x / ((n + kSplitCols - 1) / kSplitCols);
+  const int tj = blockIdx.x % ((n + kSplitCols - 1) / kSplitCols), t = threadIdx.x;
+  const int j0 = tj * kSplitCols + 4 * (t % 64);
+  const int64_t b = b0 + blockIdx.y;
+  const unsigned* colmax = w.colmax_b + b * n;
+  if (tj == (n - 1) / kSplitCols && t < kSplitRows && ti * kSplitRows + t < n)
+    w.inv_sy[b * n + ti * kSplitRows + t] = 1.f / pow2_scale_bits(colmax[ti * kSplitRows + t]);
+  // Rows of this tile reach column j0 + 3 (their diagonal blocks start at or before it).
+  if (j0 >= n || tj * kSplitCols + kSplitCols - 1 < (ti * kSplitRows) / kTile * kTile) return;
+  float sc[4];
+#pragma unroll
+  for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
+  const float* B = p.B + b * p.stride_b;
+  __half* y0 = w.y0(b);
+  __half* y1 = y0 + w.plane;
+  float4 v[kSplitRows / 4];
+#pragma unroll
+  for (int r = 0; r < kSplitRows / 4; ++r) {
+    const int k = ti * kSplitRows + t / 64 + 4 * r;
+    v[r] = k < n && j0 + 3 >= k / kTile * kTile ? load4(B + int64_t(k) * p.ldb, j0, n)
+                                                 : float4{};
+  }
+#pragma unroll
+  for (int r = 0; r < kSplitRows / 4; ++r) {
+    const int k = ti * kSplitRows + t / 64 + 4 * r;
+    if (k >= n || j0 + 3 < k / kTile * kTile) continue;
+    const float x[4] = {v[r].x, v[r].y, v[r].z, v[r].w};
+    __half h0[4], h1[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) split(j0 + e >= k ? x[e] * sc[e] : 0.f, h0[e], h1[e]);
+    const int64_t o = int64_t(k) * w.ldw + j0;
+    if (j0 + 4 <= n) {
+      *reinterpret_cast<uint2*>(y0 + o) = *reinterpret_cast<const uint2*>(h0);
+      *reinterpret_cast<uint2*>(y1 + o) = *reinterpret_cast<const uint2*>(h1);
+    } else {
+      for (int e = 0; e < 4 && j0 + e < n; ++e) {
+        y0[o + e] = h0[e];
+        y1[o + e] = h1[e];
+      }
+    }
+  }
+}
+
+// Lower, launch 1: A's row maxima and B's column maxima over their lower triangles.
+__global__ void __launch_bounds__(kPrepassThreads)
+    lower_maxima(const Problem p, Work w, int64_t b0) {
+  __shared__ float part[8][kTallCols];
+  const int n = int(p.n), tiles_x = (n + kTallCols - 1) / kTallCols;
+  const int64_t b = b0 + blockIdx.y;
+  tile_maxima<true, true>(p.A + b * p.stride_a, p.lda, p.B + b * p.stride_b, p.ldb, n,
+                          int(blockIdx.x) / tiles_x, int(blockIdx.x) % tiles_x,
+                          w.rowmax_a + b * n, w.colmax_b + b * n, part);
+}
+
+// Lower, launch 2: A and B transposed into the planes, kTrTile × kTrTile tiles of the source
+// through shared memory: Y(k, j) = A(j, k)·sa_j, X(j, k) = B(k, j)·sb_j, for the source's lower
+// triangle and, as zeros, the rest of its diagonal 128-blocks (rows k >= (j / 128)·128 of column
+// j). Tiles of column 0 write the inverse scales: X's from B's columns, Y's from A's rows.
+__global__ void __launch_bounds__(kPrepassThreads)
+    lower_split(const Problem p, Work w, int64_t b0) {
+  __shared__ float tile[2][kTrTile][kTrTile + 1];
+  const int n = int(p.n), tiles = (n + kTrTile - 1) / kTrTile;
+  const int ti = blockIdx.x / tiles, tj = blockIdx.x % tiles;  // source rows, columns
+  const int r0 = ti * kTrTile, c0 = tj * kTrTile, tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  const int64_t b = b0 + blockIdx.y;
+  const unsigned* rowmax = w.rowmax_a + b * n;
+  const unsigned* colmax = w.colmax_b + b * n;
+  if (tj == 0 && threadIdx.x < kTrTile && r0 + int(threadIdx.x) < n) {
+    const int i = r0 + int(threadIdx.x);
+    w.inv_sx[b * n + i] = 1.f / pow2_scale_bits(colmax[i]);
+    w.inv_sy[b * n + i] = 1.f / pow2_scale_bits(rowmax[i]);
+  }
+  // Needed where some source (row, column) of the tile has row >= (column / 128)·128.
+  if (r0 + kTrTile - 1 < c0 / kTile * kTile) return;
+  const float* A = p.A + b * p.stride_a;
+  const float* B = p.B + b * p.stride_b;
+  // Read: thread (ty, tx) takes rows ty, ty + 8, ... of the tile at column c0 + tx.
+  const int c = c0 + tx;
+  for (int r = ty; r < kTrTile; r += kPrepassThreads / 32) {
+    const int row = r0 + r;
+    const bool in = row < n && c < n && row >= c;
+    tile[0][r][tx] = in ? A[int64_t(row) * p.lda + c] * pow2_scale_bits(rowmax[row]) : 0.f;
+    tile[1][r][tx] = in ? B[int64_t(row) * p.ldb + c] * pow2_scale_bits(colmax[c]) : 0.f;
+  }
+  __syncthreads();
+  // Write: plane row = source column c0 + r, plane column = source row r0 + tx.
+  __half* y0 = w.y0(b);
+  __half* y1 = y0 + w.plane;
+  __half* x0 = w.x0(b);
+  __half* x1 = x0 + w.plane;
+  for (int r = ty; r < kTrTile; r += kPrepassThreads / 32) {
+    const int prow = c0 + r, pcol = r0 + tx;
+    if (prow >= n || pcol >= n || pcol < prow / kTile * kTile) continue;
+    const int64_t o = int64_t(prow) * w.ldw + pcol;
+    store_split(y0, y1, o, tile[0][tx][r]);
+    store_split(x0, x1, o, tile[1][tx][r]);
+  }
+}
+
+// --- the product ------------------------------------------------------------------------------
+// Persistent where the packed layouts apply (sched::BlockUnits over the dispatch order, as
+// sm90_16bit): the ring continues from a block's unit to the next, so the producer loads the
+// next unit while the consumers store the last. WG0, WG1: consumers, 64 rows of the tile each;
+// warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other triangle, then
+// (kDetect) scan the other triangles of A and B, round-robin over the first `scanners` blocks.
+template <bool kLower, bool kDetect>
+__global__ void __launch_bounds__(kThreads, 1)
+    fp16x3_kernel(const __grid_constant__ CUtensorMap map_x0,
+                  const __grid_constant__ CUtensorMap map_x1,
+                  const __grid_constant__ CUtensorMap map_y0,
+                  const __grid_constant__ CUtensorMap map_y1, const Problem p, const Work w,
+                  sched::TriangleSchedule s, int64_t batch_offset, int scanners,
+                  const __grid_constant__ sched::DispatchOrder order) {
+#if TRIMM_SM90_DEVICE
+  namespace ptx = trimm::kernels::sm90::ptx;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_raw +
+                                      ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
+  const int tid = threadIdx.x, n = int(p.n);
+  const int64_t b = batch_offset + blockIdx.y, units = s.num_units();
+  float* C = p.C + b * p.stride_c;
+  auto steps_of = [](const sched::WorkUnit& u) {
+    return int((u.k_end - u.k_begin + kStep - 1) / kStep);
+  };
+  if constexpr (kDetect) allow_dependent_launch();  // the general launch (gated, usually off)
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+  }
+  __syncthreads();
+
+  int64_t x;
+  if (tid >= kConsumerThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (tid == 32 * kProducerWarp) {
+      const int z = int(b);
+      int q = 0;  // the block's stages so far: ring slot q % kStages
+      for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+        const int m0 = u.bi * kTile, n0 = u.bj * kTile;
+        for (int it = 0; it < steps_of(u); ++it, ++q) {
+          const int slot = q % kStages;
+          if (q >= kStages) ptx::mbar_wait(&sm.empty[slot], ((q / kStages) & 1) ^ 1);
+          Stage& st = sm.st[slot];
+          const int k0 = int(u.k_begin) + it * kStep;
+          ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes);
+          ptx::tma_load_3d(st.x0, &map_x0, &sm.full[slot], k0, m0, z);
+          ptx::tma_load_3d(st.x1, &map_x1, &sm.full[slot], k0, m0, z);
+#pragma unroll
+          for (int j = 0; j < kTile / kBoxN; ++j) {
+            ptx::tma_load_3d(st.y0 + j * kBoxN * kStep, &map_y0, &sm.full[slot],
+                             n0 + j * kBoxN, k0, z);
+            ptx::tma_load_3d(st.y1 + j * kBoxN * kStep, &map_y1, &sm.full[slot],
+                             n0 + j * kBoxN, k0, z);
+          }
+        }
+      }
+    } else if (tid >= 32 * (kProducerWarp + 1)) {
+      const int ht = tid - 32 * (kProducerWarp + 1);
+      for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
+        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+        if (sched::TriangleSchedule::zeroes_mirror(u))
+          zero_mirror<false, float>(C, p.ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
+      }
+      if constexpr (kDetect)
+        sm90::scan_outside<kLower>(p, batch_offset, scanners, ht, kHelperThreads);
+    }
+    return;
+  }
+
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  const int wg = tid / 128;
+  const bool lane0 = tid % 32 == 0;
+  const uint32_t da = ptx::desc_kmajor_sw128_lo(sm.st[0].x0 + 64 * wg * kStep);
+  const uint32_t db = uint32_t(ptx::desc_mnmajor_sw128(sm.st[0].y0, kBoxBytes));
+  constexpr uint32_t kSlot = kStageBytes >> 4, kPlane = (kTile * kStep * sizeof(__half)) >> 4;
+  constexpr uint32_t kStepX = (16 * sizeof(__half)) >> 4;          // k16: 32 bytes along a row
+  constexpr uint32_t kStepY = (16 * kBoxN * sizeof(__half)) >> 4;  // k16: 16 rows of 128 bytes
+  const int q4 = (tid % 128) / 32, g = (tid % 32) / 4, t = tid % 4;
+  const float* inv_sx = w.inv_sx + b * n;
+  const float* inv_sy = w.inv_sy + b * n;
+  int q = 0;
+  for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
+    const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+    const int m0 = u.bi * kTile, n0 = u.bj * kTile, steps = steps_of(u);
+    // Accumulator r of a thread: row m0 + 64·wg + 16·q4 + g + 8·((r / 2) % 2), column
+    // n0 + 8·(r / 4) + 2·t + r % 2 (m64n128's fragment).
+    float acc[64], cross[64], part[64];
+#pragma unroll
+    for (int r = 0; r < 64; ++r) acc[r] = cross[r] = part[r] = 0.f;
+    for (int it = 0; it < steps; ++it, ++q) {
+      const int slot = q % kStages;
+      ptx::mbar_wait(&sm.full[slot], (q / kStages) & 1);
+#pragma unroll
+      for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kStep / 16; ++kk) {
+        const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
+        ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
+                                        ptx::desc_kmajor_sw128_from_lo(c), kk > 0);
+      }
+      ptx::wgmma_commit();
+#pragma unroll
+      for (int kk = 0; kk < kStep / 16; ++kk) {
+        const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
+        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
+                                        ptx::desc_kmajor_sw128_from_lo(c + kPlane), 1);
+        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
+                                        ptx::desc_kmajor_sw128_from_lo(c), 1);
+      }
+      ptx::wgmma_commit();
+      ptx::wgmma_wait<1>();  // this stage's main group, and the last stage's cross group
+      if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+#pragma unroll
+      for (int r = 0; r < 64; ++r) {
+        ptx::pin(part[r]);
+        acc[r] += part[r];
+      }
+    }
+    ptx::wgmma_wait<0>();
+#pragma unroll
+    for (int r = 0; r < 64; ++r) {
+      ptx::pin(acc[r]);
+      ptx::pin(cross[r]);
+    }
+    if (lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+
+    // The column scales first, all loads in flight at once (one at each use stalled 31 % of the
+    // probe's first form's issue slots).
+    float isy[32];
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int c = n0 + 8 * j + 2 * t + e;
+        isy[2 * j + e] = c < n ? inv_sy[c] : 0.f;
+      }
+    const bool diag = u.bi == u.bj;
+    bool nonfinite = false;  // kDetect: an output of this thread that is NaN or Inf
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = m0 + 64 * wg + 16 * q4 + g + 8 * h;
+      if (m >= n) continue;
+      const float ix = inv_sx[m];
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const int c = n0 + 8 * j + 2 * t;
+        float v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int r = 4 * j + 2 * h + e;
+          const float sum = acc[r] + cross[r] * (1.f / 2048.f);
+          // The scales' product first: exact (powers of two), where sum·ix alone could leave
+          // fp32's range for a C that fits it.
+          v[e] = diag && m > c + e ? 0.f : sum * (ix * isy[2 * j + e]);
+          if constexpr (kDetect) nonfinite |= c + e < n && !isfinite(v[e]);
+        }
+        if constexpr (kLower) {  // Ĉ(m, c) is C(c, m)
+          if (c < n) C[int64_t(c) * p.ldc + m] = v[0];
+          if (c + 1 < n) C[int64_t(c + 1) * p.ldc + m] = v[1];
+        } else {
+          float* out = C + int64_t(m) * p.ldc + c;
+          if (c + 1 < n && (reinterpret_cast<uintptr_t>(out) & 7) == 0) {
+            *reinterpret_cast<float2*>(out) = make_float2(v[0], v[1]);
+          } else {
+            if (c < n) out[0] = v[0];
+            if (c + 1 < n) out[1] = v[1];
+          }
+        }
+      }
+    }
+    if constexpr (kDetect)
+      if (__any_sync(0xffffffffu, nonfinite) && lane0) atomicOr(p.gate, kNonFiniteOut);
+  }
+#else
+  __trap();  // built for sm_90a only; dispatch never launches it elsewhere
+#endif
+}
+
+// --- host -------------------------------------------------------------------------------------
+// A unit's time in stages plus its epilogue's (sm90_16bit's weight), for the packing.
+double unit_cost(const sched::WorkUnit& u) {
+  return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 7.0;
+}
+
+// A prepass kernel over every batch entry: grid x its blocks of one entry, y the entries, one
+// launch per 65535 of them (`kernel(p, w, first entry)`).
+template <class Kernel>
+void prepass(Kernel kernel, int64_t blocks, const Problem& p, const Work& w,
+             cudaStream_t stream) {
+  constexpr int64_t kMaxGridY = 65535;
+  for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
+    const dim3 grid(unsigned(blocks), unsigned(std::min(kMaxGridY, p.batch - b0)));
+    kernel<<<grid, kPrepassThreads, 0, stream>>>(p, w, b0);
+    TRIMM_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+template <bool kLower, bool kDetect>
+void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
+  constexpr auto kernel = fp16x3_kernel<kLower, kDetect>;
+  constexpr int smem = int(sizeof(Smem)) + 1024;  // + alignment slack
+  sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_fp16x3");
+  const Layout l = layout_of(p.n, p.batch);
+  if (p.workspace == nullptr || p.workspace_bytes < l.bytes ||
+      reinterpret_cast<uintptr_t>(p.workspace) % 256 != 0)
+    throw InvalidArgument("kernel = 'sm90_fp16x3' needs options.workspace: " +
+                          std::to_string(l.bytes) +
+                          " bytes of device memory, 256-byte aligned, for n = " +
+                          std::to_string(p.n) + " and batch = " + std::to_string(p.batch) +
+                          " (trimm::trtrmm_workspace_bytes); got " +
+                          std::to_string(p.workspace_bytes) + " bytes" +
+                          (p.workspace != nullptr &&
+                                   reinterpret_cast<uintptr_t>(p.workspace) % 256 != 0
+                               ? ", misaligned"
+                               : ""));
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
+  unsigned char* base = static_cast<unsigned char*>(p.workspace);
+  const size_t vec = size_t(p.batch) * size_t(p.n);
+  Work w{reinterpret_cast<unsigned*>(base),
+         reinterpret_cast<unsigned*>(base) + vec,
+         reinterpret_cast<float*>(base) + 2 * vec,
+         reinterpret_cast<float*>(base) + 3 * vec,
+         reinterpret_cast<__half*>(base + l.vectors_bytes),
+         l.ldw,
+         l.plane,
+         l.entry};
+  // The maxima the prepass takes (atomicMax) start at zero: B's columns; Lower, A's rows too.
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(kLower ? w.rowmax_a : w.colmax_b, 0,
+                                   (kLower ? 2 : 1) * vec * sizeof(unsigned), stream));
+  const int n = int(p.n);
+  const int64_t tall =
+      int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows);
+  if constexpr (kLower) {
+    prepass(lower_maxima, tall, p, w, stream);
+    prepass(lower_split, int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p,
+            w, stream);
+  } else {
+    prepass(upper_rows_and_maxima, n + tall, p, w, stream);
+    prepass(upper_split_b,
+            int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows), p,
+            w, stream);
+  }
+  // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1.
+  const half_t* planes = reinterpret_cast<const half_t*>(w.planes);
+  const CUtensorMap x0 = sm90::make_map(planes, p.n, l.ldw, l.entry, p.batch, kBoxN, kTile);
+  const CUtensorMap x1 =
+      sm90::make_map(planes + l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kTile);
+  const CUtensorMap y0 =
+      sm90::make_map(planes + 2 * l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kStep);
+  const CUtensorMap y1 =
+      sm90::make_map(planes + 3 * l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kStep);
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+                 /*dense=*/false,
+                 [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
+                     const sched::DispatchOrder& order) {
+                   // Detect: the first wave of blocks scans the other triangles.
+                   const int scanners =
+                       kDetect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
+                   kernel<<<grid, kThreads, smem, stream>>>(x0, x1, y0, y1, p, w, s, b0,
+                                                            scanners, order);
+                 },
+                 config::kSm90Fp16x3Band);
+}
+
+}  // namespace
+}  // namespace sm90_fp16x3
+
+size_t fp16x3_workspace_bytes(int64_t n, int64_t batch) {
+  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch).bytes;
+}
+
+void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  // Structure::Detect's general launch (every k, no masks): sm90_tf32x3's dense mode.
+  if (p.path == Path::Dense) return launch_sm90_tf32x3(p, dev, stream);
+  const bool lower = p.fill == Fill::Lower, detect = p.gate != nullptr;
+  if (detect)
+    lower ? sm90_fp16x3::launch<true, true>(p, dev, stream)
+          : sm90_fp16x3::launch<false, true>(p, dev, stream);
+  else
+    lower ? sm90_fp16x3::launch<true, false>(p, dev, stream)
+          : sm90_fp16x3::launch<false, false>(p, dev, stream);
+}
+
+}  // namespace trimm::kernels
