@@ -90,6 +90,15 @@ __device__ __forceinline__ void bulk_wait_all() {
 __device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
+// Asks L2 for [p, p + bytes) (p 16-byte aligned, bytes a multiple of 16) ahead of the loads
+// that read it, evict-first (read once): the fetch holds no register and no shared memory.
+__device__ __forceinline__ void bulk_prefetch_l2_evict_first(const void* p, uint32_t bytes) {
+  asm volatile(
+      "{\n .reg .b64 policy;\n createpolicy.fractional.L2::evict_first.b64 policy, 1.0;\n"
+      " cp.async.bulk.prefetch.L2.global.L2::cache_hint [%0], %1, policy;\n}\n" ::"l"(p),
+      "r"(bytes)
+      : "memory");
+}
 
 // Orders this thread's ordinary shared-memory writes before later async-proxy reads (wgmma, a
 // TMA store).
