@@ -159,9 +159,10 @@ __device__ __forceinline__ float4 load4(const float* row, int64_t k, int64_t end
 
 // The column maxima of B over its upper (lower) triangle in a kTallRows × kTallCols tile
 // (row tile rt, column tile ct), as bits ORed by atomicMax into colmax (zeroed before); and,
-// kRows, A's row maxima the same way. Every load of an 8-row batch issued before any is used;
-// batches wholly outside the triangle skipped. (kRows a template argument: with A a runtime
-// null, Upper's copy kept A's eight float4s live, 114 registers against 52, and ran 1.7× longer.)
+// kRows, A's row maxima the same way. Every load of a batch of rows issued before any is used;
+// batches wholly outside the triangle skipped. (kRows a template argument: while A was a runtime
+// null here and a loop over batch entries held both halves of Upper's first launch, that launch
+// took 114 registers and 1.5× the time.)
 template <bool kLower, bool kRows>
 __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t ldb, int n,
                             int rt, int ct, unsigned* rowmax, unsigned* colmax,
@@ -171,13 +172,15 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
   // Upper: rows k <= j; Lower: rows k >= j.
   const bool any = kLower ? k0 + kTallRows - 1 >= c0 : k0 <= c0 + kTallCols - 1;
   if (!any) return;  // uniform across the block
+  // Rows a warp loads at once: with A's too, half as many (112 registers against 62).
+  constexpr int kBatch = kRows ? 4 : 8;
   float m[4] = {0.f, 0.f, 0.f, 0.f};
-  for (int rr = 0; rr < kTallRows / 8; rr += 8) {
-    // Rows k0 + 8·rr … k0 + 8·(rr + 8) − 1: uniform across the block.
-    if (kLower ? k0 + 8 * (rr + 8) - 1 < c0 : k0 + 8 * rr > c0 + kTallCols - 1) continue;
-    float4 a[kRows ? 8 : 1], b[8];
+  for (int rr = 0; rr < kTallRows / 8; rr += kBatch) {
+    // Rows k0 + 8·rr … k0 + 8·(rr + kBatch) − 1: uniform across the block.
+    if (kLower ? k0 + 8 * (rr + kBatch) - 1 < c0 : k0 + 8 * rr > c0 + kTallCols - 1) continue;
+    float4 a[kRows ? kBatch : 1], b[kBatch];
 #pragma unroll
-    for (int q = 0; q < 8; ++q) {
+    for (int q = 0; q < kBatch; ++q) {
       const int k = k0 + w + 8 * (rr + q);
       const bool ok = j0 < n && k < n && (kLower ? k >= j0 : k <= j0 + 3);
       b[q] = ok ? load4(B + int64_t(k) * ldb, j0, kLower ? min(n, k + 1) : n) : float4{};
@@ -185,7 +188,7 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
         a[q] = ok ? load4(A + int64_t(k) * lda, j0, kLower ? min(n, k + 1) : n) : float4{};
     }
 #pragma unroll
-    for (int q = 0; q < 8; ++q) {
+    for (int q = 0; q < kBatch; ++q) {
       const int k = k0 + w + 8 * (rr + q);
       const float bv[4] = {b[q].x, b[q].y, b[q].z, b[q].w};
       float rm = 0.f;
@@ -300,6 +303,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // inverse scales.
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_split_b(const Problem p, Work w, int64_t b0) {
+  wait_for_previous_grid();  // the column maxima
   const int n = int(p.n), ti = blockIdx.x / ((n + kSplitCols - 1) / kSplitCols);
   const int tj = blockIdx.x % ((n + kSplitCols - 1) / kSplitCols), t = threadIdx.x;
   const int j0 = tj * kSplitCols + 4 * (t % 64);
@@ -360,6 +364,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // j). Tiles of column 0 write the inverse scales: X's from B's columns, Y's from A's rows.
 __global__ void __launch_bounds__(kPrepassThreads)
     lower_split(const Problem p, Work w, int64_t b0) {
+  wait_for_previous_grid();  // the maxima
   __shared__ float tile[2][kTrTile][kTrTile + 1];
   const int n = int(p.n), tiles = (n + kTrTile - 1) / kTrTile;
   const int ti = blockIdx.x / tiles, tj = blockIdx.x % tiles;  // source rows, columns
@@ -438,6 +443,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid >= kConsumerThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
+      wait_for_previous_grid();  // the planes
       const int z = int(b);
       int q = 0;  // the block's stages so far: ring slot q % kStages
       for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
@@ -474,6 +480,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   ptx::setmaxnreg_inc<kConsumerRegs>();
+  wait_for_previous_grid();  // the inverse scales
   const int wg = tid / 128;
   const bool lane0 = tid % 32 == 0;
   const uint32_t da = ptx::desc_kmajor_sw128_lo(sm.st[0].x0 + 64 * wg * kStep);
@@ -590,15 +597,15 @@ double unit_cost(const sched::WorkUnit& u) {
 }
 
 // A prepass kernel over every batch entry: grid x its blocks of one entry, y the entries, one
-// launch per 65535 of them (`kernel(p, w, first entry)`).
-template <class Kernel>
-void prepass(Kernel kernel, int64_t blocks, const Problem& p, const Work& w,
-             cudaStream_t stream) {
+// launch per 65535 of them (`kernel(p, w, first entry)`); `dependent`: the first launch as a
+// programmatic dependent of the stream's previous kernel (the kernel waits for it).
+void prepass(void (*kernel)(Problem, Work, int64_t), int64_t blocks, const Problem& p,
+             const Work& w, bool dependent, cudaStream_t stream) {
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const dim3 grid(unsigned(blocks), unsigned(std::min(kMaxGridY, p.batch - b0)));
-    kernel<<<grid, kPrepassThreads, 0, stream>>>(p, w, b0);
-    TRIMM_CUDA_CHECK(cudaGetLastError());
+    launch_maybe_dependent(dependent && b0 == 0, kernel, grid, dim3(kPrepassThreads), 0, stream,
+                           p, w, b0);
   }
 }
 
@@ -638,14 +645,14 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const int64_t tall =
       int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows);
   if constexpr (kLower) {
-    prepass(lower_maxima, tall, p, w, stream);
+    prepass(lower_maxima, tall, p, w, /*dependent=*/false, stream);
     prepass(lower_split, int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p,
-            w, stream);
+            w, /*dependent=*/true, stream);
   } else {
-    prepass(upper_rows_and_maxima, n + tall, p, w, stream);
+    prepass(upper_rows_and_maxima, n + tall, p, w, /*dependent=*/false, stream);
     prepass(upper_split_b,
             int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows), p,
-            w, stream);
+            w, /*dependent=*/true, stream);
   }
   // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1.
   const half_t* planes = reinterpret_cast<const half_t*>(w.planes);
@@ -663,8 +670,8 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                    // Detect: the first wave of blocks scans the other triangles.
                    const int scanners =
                        kDetect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
-                   kernel<<<grid, kThreads, smem, stream>>>(x0, x1, y0, y1, p, w, s, b0,
-                                                            scanners, order);
+                   launch_maybe_dependent(b0 == 0, kernel, grid, dim3(kThreads), smem, stream,
+                                          x0, x1, y0, y1, p, w, s, b0, scanners, order);
                  },
                  config::kSm90Fp16x3Band);
 }
