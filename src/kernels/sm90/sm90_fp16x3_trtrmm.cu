@@ -26,8 +26,9 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured in its probe (bench/probes/sm90_fp16x3.cu, H200, n = 4096, Upper): prepass 0.058 ms,
-// with the product 0.178-0.180 against sm90_tf32x3's 0.209 (bench/RESULTS.md, session 21).
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, session 22): prepass 39 + 20 µs, product
+// 125 µs (ncu); the call 0.181–0.184 ms against sm90_tf32x3's 0.208. The five prepass forms that
+// led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
