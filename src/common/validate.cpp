@@ -98,6 +98,30 @@ void validate(const BatchedArgs& a) {
     fail(a, overlaps + a.b_name + ", expected disjoint memory (the inputs are never modified)");
 }
 
+void validate_workspace(const BatchedArgs& a, const void* workspace, size_t bytes) {
+  if (workspace == nullptr || bytes == 0 || a.n == 0 || a.batch == 0) return;
+  const auto lo = reinterpret_cast<uintptr_t>(workspace);
+  uintptr_t hi = 0;
+  if (__builtin_add_overflow(lo, static_cast<uintptr_t>(bytes), &hi))
+    fail(a, "options.workspace_bytes = " + std::to_string(bytes) +
+                ", expected a range that fits in memory");
+  const Span ws{lo, hi};
+  const int64_t c_bytes = a.c_elem_bytes != 0 ? a.c_elem_bytes : a.elem_bytes;
+  const struct {
+    const char* name;
+    const void* p;
+    int64_t ld, stride, elem;
+  } operands[] = {{a.a_name, a.A, a.lda, a.stride_a, a.elem_bytes},
+                  {a.b_name, a.B, a.ldb, a.stride_b, a.elem_bytes},
+                  {a.c_name, a.C, a.ldc, a.stride_c, c_bytes}};
+  for (const auto& o : operands) {
+    const std::string ld = lower_named("ld", o.name), stride = lower_named("stride_", o.name);
+    if (overlap(ws, span_of(a, o.p, o.ld, o.stride, o.elem, ld.c_str(), stride.c_str())))
+      fail(a, std::string("options.workspace overlaps ") + o.name +
+                  ", expected disjoint memory (the call writes the workspace)");
+  }
+}
+
 void validate_precision(const char* api, Precision precision) {
   switch (precision) {
     case Precision::Auto:

@@ -35,6 +35,11 @@ struct BatchedArgs {
 // whole batches: interleaved batches are refused). Allocates nothing unless it throws.
 void validate(const BatchedArgs& args);
 
+// Throws InvalidArgument naming options.workspace when its bytes [workspace, workspace + bytes)
+// overlap A, B or C (their spans as validate() takes them): the call writes the workspace, and
+// never its inputs. Nothing to check without a workspace, or when there is no work.
+void validate_workspace(const BatchedArgs& args, const void* workspace, size_t bytes);
+
 // Throws InvalidArgument naming `precision` when it is not one of the enum's values.
 void validate_precision(const char* api, Precision precision);
 // Throws InvalidArgument naming `structure` when it is not one of the enum's values.

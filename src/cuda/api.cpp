@@ -63,8 +63,10 @@ dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
          const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc, int64_t stride_c,
          int64_t batch, Stream stream, const Options& options) {
-  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
-                    sizeof(float)});
+  const detail::BatchedArgs args{api, fill,     n, A,   lda,      stride_a, B,
+                                 ldb, stride_b, C, ldc, stride_c, batch,    sizeof(float)};
+  detail::validate(args);
+  detail::validate_workspace(args, options.workspace, options.workspace_bytes);
   detail::validate_precision(api, options.precision);
   detail::validate_structure(api, options.structure);
   const bool detect = options.structure == Structure::Detect;
@@ -182,8 +184,10 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
                                 int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b,
                                 T* C, int64_t ldc, int64_t stride_c, int64_t batch,
                                 const Options& options) {
-  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
-                    int64_t(sizeof(T))});
+  const detail::BatchedArgs args{api, fill,     n, A,   lda,      stride_a, B,
+                                 ldb, stride_b, C, ldc, stride_c, batch,    int64_t(sizeof(T))};
+  detail::validate(args);
+  detail::validate_workspace(args, options.workspace, options.workspace_bytes);
   detail::validate_16bit_options(api, options);
   kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
   if (options.structure == Structure::Detect) p.gate = detect_flags(api, options);
