@@ -353,29 +353,30 @@ TEST_P(GpuTrtrmmBigBatch, BatchLargerThanOneGrid) {
 }
 
 // Every kernel forced, with lda, ldb, ldc and the three batch strides all different (a mix-up of
-// any two shows) and 16-byte aligned (so the TMA kernel takes them), A shared or not.
+// any two shows) and 16-byte aligned (so the TMA kernel takes them), A or B shared or neither.
 TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [fill, n] = GetParam();
   const int64_t batch = 3, ld = (n + 3) / 4 * 4 + 4;
   const int64_t lda = ld, ldb = ld + 4, ldc = ld + 8;
-  const int64_t sb = n * ldb + 8, sc = n * ldc + 12;
+  const int64_t sc = n * ldc + 12;
   for (const std::string& kernel : every_kernel()) {
     if (!runs_here(kernel, n)) continue;
     Options o;
     o.kernel = kernel;
     const test::Workspace ws(o, n, batch);
-    for (const bool share_a : {false, true}) {
-      const int64_t sa = share_a ? 0 : n * lda + 4;
+    for (const int shared : {0, 1, 2}) {  // none, A, B
+      const bool share_a = shared == 1, share_b = shared == 2;
+      const int64_t sa = share_a ? 0 : n * lda + 4, sb = share_b ? 0 : n * ldb + 8;
       std::vector<float> A, B, C(static_cast<size_t>(batch * sc));
       test::poison(C);
       for (int64_t b = 0; b < batch; ++b) {
         auto a = test::make_triangular<float>(fill, n, lda, test::integers(rng_));
         auto bb = test::make_triangular<float>(fill, n, ldb, test::integers(rng_));
         a.resize(static_cast<size_t>(n * lda + 4), test::kNaN<float>);
-        bb.resize(static_cast<size_t>(sb), test::kNaN<float>);
+        bb.resize(static_cast<size_t>(n * ldb + 8), test::kNaN<float>);
         if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
-        B.insert(B.end(), bb.begin(), bb.end());
+        if (!share_b || b == 0) B.insert(B.end(), bb.begin(), bb.end());
       }
       DeviceBuffer<float> dA(A), dB(B), dC(C);
       trtrmm_strided_batched(fill, n, dA.get(), lda, sa, dB.get(), ldb, sb, dC.get(), ldc, sc,
@@ -387,7 +388,7 @@ TEST_P(GpuTrtrmmBatched, EveryKernelWithDistinctLayouts) {
         cpu::reference_trtrmm(fill, n, A.data() + b * sa, lda, B.data() + b * sb, ldb, ref.data(),
                               n);
         EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * sc, ldc, ref.data(), n))
-            << kernel << ", batch " << b << (share_a ? ", A shared" : "");
+            << kernel << ", batch " << b << (share_a ? ", A shared" : share_b ? ", B shared" : "");
         for (int64_t e = 0; e < sc; ++e)
           if (e / ldc >= n || e % ldc >= n)
             ASSERT_TRUE(std::isnan(out[b * sc + e]))
