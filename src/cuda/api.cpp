@@ -53,6 +53,26 @@ uint32_t* detect_flags(const char* api, const Options& options) {
   return static_cast<uint32_t*>(options.workspace);
 }
 
+// The chosen kernel's own data (KernelEntry::workspace: sm90_fp16x3's planes), `offset` bytes into
+// options.workspace (Structure::Detect: after its flag word), 256-byte aligned: checked here,
+// before anything is launched, and handed to the launcher in p.
+void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Options& o,
+                      size_t offset, kernels::Problem& p) {
+  if (g.workspace == nullptr) return;
+  const size_t need = offset + g.workspace(p.n, p.batch);
+  const bool misaligned = reinterpret_cast<uintptr_t>(o.workspace) % 256 != 0;
+  if (o.workspace == nullptr || o.workspace_bytes < need || misaligned)
+    throw InvalidArgument(std::string(api) + ": kernel = '" + g.name + "'" +
+                          (offset != 0 ? " with structure = detect" : "") +
+                          " needs options.workspace: " + std::to_string(need) +
+                          " bytes of device memory, 256-byte aligned, for n = " +
+                          std::to_string(p.n) + " and batch = " + std::to_string(p.batch) +
+                          " (trtrmm_workspace_bytes); got " + std::to_string(o.workspace_bytes) +
+                          " bytes" + (o.workspace != nullptr && misaligned ? ", misaligned" : ""));
+  p.workspace = static_cast<unsigned char*>(o.workspace) + offset;
+  p.workspace_bytes = o.workspace_bytes - offset;
+}
+
 // The kernel a call on p runs (dispatch::choose), for these operands' alignment.
 dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p,
                         const Options& o) {
@@ -85,8 +105,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   const dispatch::Choice c = choose(dev, p, options);
   const dispatch::KernelEntry& g = *c.kernel;
   if (!detect) {
-    p.workspace = options.workspace;
-    p.workspace_bytes = options.workspace_bytes;
+    attach_workspace(api, g, options, 0, p);
     return g.launch(p, dev, stream);
   }
   if (c.exact) {
@@ -104,16 +123,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           "sm_90 with precision auto or fp32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
-  if (g.workspace != nullptr) {  // its data after the flag word
-    const size_t need = kDetectDataOffset + g.workspace(n, batch);
-    if (options.workspace_bytes < need)
-      throw InvalidArgument(std::string(api) + ": kernel = '" + g.name +
-                            "' with structure = detect needs options.workspace: " +
-                            std::to_string(need) + " bytes (trtrmm_workspace_bytes), got " +
-                            std::to_string(options.workspace_bytes));
-    p.workspace = static_cast<unsigned char*>(options.workspace) + kDetectDataOffset;
-    p.workspace_bytes = options.workspace_bytes - kDetectDataOffset;
-  }
+  attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
   TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags

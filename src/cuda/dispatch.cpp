@@ -253,9 +253,8 @@ const KernelEntry* find(const std::string& name) {
 }
 
 bool has_detect_path(const std::string& name) {
-  for (const KernelEntry& e : kTable)
-    if (name == e.name) return e.flags || e.exact_max_n > 0;
-  return false;
+  const KernelEntry* e = find(name);
+  return e != nullptr && (e->flags || e->exact_max_n > 0);
 }
 
 std::string detect_kernel_names() {

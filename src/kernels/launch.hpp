@@ -78,9 +78,8 @@ void launch_simt_small_fp32(const Problem& p, const DeviceInfo& dev, Stream stre
 void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
-// sm90_fp16x3: its prepass writes p.workspace, which must hold fp16x3_workspace_bytes(n,
-// batch) bytes, 256-byte aligned (InvalidArgument naming options.workspace otherwise, before
-// anything is launched).
+// sm90_fp16x3: its prepass writes p.workspace, fp16x3_workspace_bytes(n, batch) bytes, 256-byte
+// aligned (the host API checks it before anything is launched, from the kernel table's entry).
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 size_t fp16x3_workspace_bytes(int64_t n, int64_t batch);
 // Whether TMA can address p's operands: 16-byte aligned bases, leading dimensions and batch

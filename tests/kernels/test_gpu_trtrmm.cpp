@@ -953,6 +953,19 @@ TEST_F(GpuTrtrmmErrors, Fp16x3WorkspaceIsCheckedFirst) {
   expect_error("kernel = 'sm90_fp16x3' needs options.workspace", nullptr, 0);
   expect_error("options.workspace", work.get(), need - 1);
   expect_error("misaligned", work.get() + 16, need);
+  // Structure::Detect: the flag word, then the planes 256 bytes in; one byte short is refused
+  // before the flag word is written.
+  {
+    Options d = o;
+    d.structure = Structure::Detect;
+    const size_t need_detect = trtrmm_workspace_bytes(n, 1, d);
+    DeviceBuffer<unsigned char> detect_work(need_detect);
+    d.workspace = detect_work.get();
+    d.workspace_bytes = need_detect - 1;
+    test::expect_invalid_argument("with structure = detect needs options.workspace", [&] {
+      trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, d);
+    }, poisoned, {&C});
+  }
   // Enough, aligned: it runs.
   Options p = o;
   p.workspace = work.get();

@@ -35,7 +35,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <string>
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
@@ -615,19 +614,7 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = fp16x3_kernel<kLower, kDetect>;
   constexpr int smem = int(sizeof(Smem)) + 1024;  // + alignment slack
   sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_fp16x3");
-  const Layout l = layout_of(p.n, p.batch);
-  if (p.workspace == nullptr || p.workspace_bytes < l.bytes ||
-      reinterpret_cast<uintptr_t>(p.workspace) % 256 != 0)
-    throw InvalidArgument("kernel = 'sm90_fp16x3' needs options.workspace: " +
-                          std::to_string(l.bytes) +
-                          " bytes of device memory, 256-byte aligned, for n = " +
-                          std::to_string(p.n) + " and batch = " + std::to_string(p.batch) +
-                          " (trimm::trtrmm_workspace_bytes); got " +
-                          std::to_string(p.workspace_bytes) + " bytes" +
-                          (p.workspace != nullptr &&
-                                   reinterpret_cast<uintptr_t>(p.workspace) % 256 != 0
-                               ? ", misaligned"
-                               : ""));
+  const Layout l = layout_of(p.n, p.batch);  // p.workspace holds l.bytes (attach_workspace)
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   unsigned char* base = static_cast<unsigned char*>(p.workspace);
   const size_t vec = size_t(p.batch) * size_t(p.n);
