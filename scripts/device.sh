@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu ncu_source nsys"
+#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu ncu_launches ncu_source nsys"
 #                                          (default: build test sanitize bench)
 #   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
@@ -180,6 +180,24 @@ if has ncu; then
       >> "$out/ncu.txt" 2>&1 || status=1
   done
   grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|gmma|per_second|wavefronts|srcunit|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected|sleep|membar|branch)" "$out/ncu.txt" | log
+fi
+# Every launch of a short bench run with its duration (which launch of a multi-launch call costs
+# what; PDL overlap is serialized under ncu). NCU_LAUNCH_ARGS: the bench's arguments.
+if has ncu_launches; then
+  note "ncu launches: ${NCU_LAUNCH_ARGS:-}"
+  # shellcheck disable=SC2086
+  ncu --clock-control none --metrics "gpu__time_duration.sum${NCU_LAUNCH_METRICS:+,$NCU_LAUNCH_METRICS}" \
+    --csv --print-units base ${NCU_LAUNCH_FILTER:+--kernel-name "regex:$NCU_LAUNCH_FILTER"} \
+    "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 1 --no-anchors \
+    ${NCU_LAUNCH_ARGS:-} > "$out/ncu_launches.csv" 2>&1 || status=1
+  python3 - "$out/ncu_launches.csv" <<'PY' | log
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 14 and r[0].isdigit()]
+for r in rows[-60:]:
+    v = float(r[14].replace(",", ""))
+    v = f"{v / 1e3:9.1f} us" if r[12] == "gpu__time_duration.sum" else f"{v:12.0f} {r[12]}"
+    print(f"{r[0]:>4} {v}  grid {r[8]:<16} {r[4][:90]}")
+PY
 fi
 if has ncu_source; then
   # Instruction-level warp-stall sampling of one kernel at n = 4096 (NCU_SOURCE_ARGS: bench
