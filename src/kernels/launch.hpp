@@ -14,8 +14,10 @@ namespace trimm::kernels {
 // carry Inf: its cross terms with a zero small part are NaN; a triangular kernel's masked zeros
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
 // launch always runs and sets the flags below; Dense and Exact are gated on them. 16-bit: a scan
-// sets them first (launch_scan_16bit), and all three launches are gated.
-enum class Path : uint8_t { Structured, Dense, Exact };
+// sets them first (launch_scan_16bit), and all three launches are gated. Fallback: the
+// triangular product again, gated on kLostBits (sm90_fp16x3 under Structure::Triangular, when
+// its prepass finds more lost elements than its lists hold).
+enum class Path : uint8_t { Structured, Dense, Exact, Fallback };
 
 // Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the
 // structured launch's spare warps read the triangles of A and B that should be zero
@@ -24,8 +26,10 @@ enum class Path : uint8_t { Structured, Dense, Exact };
 // (kNonFiniteOut: a NaN or Inf inside the triangles reached it, as every element of A's and B's
 // triangles reaches C's diagonal block; or a sum overflowed). 16-bit: the scan reads all of A
 // and B, the other triangles as above and the triangles for NaN and Inf (kNonFiniteInside).
+// kLostBits: sm90_fp16x3 found more elements its fp16 planes cannot hold than it can correct
+// (docs/sm90_fp16x3_plan.md): under Detect the general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
-                   kNonFiniteInside = 16u;
+                   kNonFiniteInside = 16u, kLostBits = 32u;
 
 // One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b
 // of X is X[b·stride_x + i·ldx + j].

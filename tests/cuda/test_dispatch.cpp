@@ -134,13 +134,17 @@ TEST(Dispatch, WorkspaceBytes) {
   o.kernel = "sm90_tf32x3";
   EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 0u);
   o.kernel = "sm90_fp16x3";
-  // Four vectors of n (256-byte aligned), then four fp16 planes of n × round_up(n, 8) a problem,
-  // each problem's 256-byte aligned.
-  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 65536u + 4u * 4096u * 4096u * 2u);
-  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 3u * 512u);  // 4·5·8·2 = 320 -> 512
+  // Four vectors of n, a flag word and two counts a problem, two lists of max(32, n / 4) lost
+  // elements (16 bytes each) a problem (256-byte aligned in all), then four fp16 planes of
+  // n × round_up(n, 8) a problem, each problem's 256-byte aligned.
+  // 4096: 2·16384 + 4 + 8 -> 32784, + 2·16384 -> 65552, + 2·1024·16 = 98320 -> 98560.
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 98560u + 4u * 4096u * 4096u * 2u);
+  // 5 × 3: 2·60 + 4 + 24 -> 160, + 120 -> 288, + 2·3·32·16 = 3360 -> 3584; planes 4·5·8·2 = 320
+  // -> 512 a problem.
+  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 3584u + 3u * 512u);
   EXPECT_EQ(trtrmm_workspace_bytes(0, 1, o), 0u);
   o.structure = Structure::Detect;  // the flag word, then the planes 256 bytes in
-  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 256u + 3u * 512u);
+  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 3584u + 3u * 512u);
   o.structure = Structure::Triangular;
   EXPECT_EQ(trtrmm_workspace_bytes(64, 0, o), 0u);
   for (const auto& [n, batch, name] :

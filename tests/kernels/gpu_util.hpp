@@ -74,6 +74,13 @@ class Workspace {
     o.workspace_bytes = buf_.size();
   }
 
+  // The workspace's first word: Structure::Detect's flags after a call.
+  uint32_t first_word() const {
+    uint32_t w = 0;
+    EXPECT_EQ(cudaMemcpy(&w, buf_.get(), sizeof w, cudaMemcpyDeviceToHost), cudaSuccess);
+    return w;
+  }
+
  private:
   DeviceBuffer<unsigned char> buf_;
 };

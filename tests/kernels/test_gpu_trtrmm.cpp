@@ -857,6 +857,106 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuWideRanges,
                                   std::to_string(std::get<2>(info.param));
                          });
 
+// Elements far below their row's (A) or column's (B) largest magnitude, whose products still
+// count: sm90_fp16x3's planes cannot hold them (docs/sm90_fp16x3_plan.md, "The accuracy limit");
+// its prepass lists them and adds their products back in fp32, or, past its lists' capacity
+// (n / 4), has sm90_tf32x3 recompute. Rows `huge` of A get a diagonal element 2^40 (the rest of
+// each such row falls below 2^-17 of its maximum) and the same rows of B are scaled by 2^-40 (so
+// those products are O(1), and B's elements there are lost in their columns too). few: two
+// short rows (within the lists), many: every eighth row (past them). Besides, one element of C
+// whose every term is a product of two lost elements (A's row and B's column each have a 2^40
+// diagonal, and are zero outside a 16-wide window): counted twice, or not at all, it fails.
+// Structure::Triangular (the other triangles NaN: never read) and Detect (zeros there; the gate
+// shows whether the lists overflowed). Every fp32-accurate kernel; the fp64 reference.
+class GpuLostElements
+    : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool, Structure>>,
+      public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n, many, structure] = GetParam();
+  const bool detect = structure == Structure::Detect;
+  auto operand = [&] {
+    return detect ? test::make<float>(test::Kind::Triangular, fill, n, n, test::normal(rng_), rng_)
+                  : test::make_triangular<float>(fill, n, n, test::normal(rng_));
+  };
+  auto A = operand();
+  auto B = operand();
+  auto at = [n](std::vector<float>& x, int64_t i, int64_t j) -> float& {
+    return x[size_t(i * n + j)];
+  };
+  // C(r, c) below: Σ over the window lo < k < hi of A(r, k)·B(k, c), all lost × lost.
+  const int64_t lo = n / 4 + 1, hi = lo + 17;
+  const int64_t r = fill == Fill::Upper ? lo : hi, c = fill == Fill::Upper ? hi : lo;
+  std::vector<int64_t> huge;
+  if (many) {  // (clear of the window: a 2^40 there would dwarf the rest of C's norm)
+    for (int64_t i = 0; i < n; i += 8)
+      if (i < lo - 8 || i > hi + 8) huge.push_back(i);
+  } else {  // rows of n / 16 elements (Upper's last ones, Lower's first), 8 apart
+    const int64_t i = fill == Fill::Upper ? n - n / 16 : n / 16;
+    huge = {i, fill == Fill::Upper ? i - 8 : i + 8};
+  }
+  for (const int64_t i : huge) {
+    at(A, i, i) = 0x1p40f;
+    for (int64_t j = 0; j < n; ++j) at(B, i, j) *= 0x1p-40f;
+  }
+  std::normal_distribution<float> z(0.f, 1.f);
+  for (int64_t k = 0; k < n; ++k) {
+    const bool window = lo < k && k < hi;
+    if (test::in_triangle(fill, r, k)) {
+      at(A, r, k) = window ? z(rng_) : 0.f;
+      at(B, r, k) = 0.f;  // nothing for A(r, r) = 2^40 to magnify into C
+    }
+    if (test::in_triangle(fill, k, c)) {
+      at(B, k, c) = window ? z(rng_) : 0.f;
+      at(A, k, c) = 0.f;  // nor for B(c, c)
+    }
+  }
+  at(A, r, r) = 0x1p40f;
+  at(B, c, c) = 0x1p40f;
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+  ASSERT_GT(std::abs(ref[size_t(r * n + c)]), 1e-3) << "the all-lost element is a sum of N(0, 1)";
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  for (const std::string& kernel : every_kernel()) {
+    if (precision_of(kernel) == Precision::Tf32 || !runs_here(kernel, n)) continue;
+    if (kernel == "naive_fp32" && n > 1024) continue;
+    if (detect && !dispatch::has_detect_path(kernel)) continue;
+    Options o;
+    o.kernel = kernel;
+    o.structure = structure;
+    const test::Workspace ws(o, n);
+    dC.upload(C0);
+    trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    std::vector<double> got(C.begin(), C.end());
+    EXPECT_TRUE(test::is_close(fill, n, got.data(), n, ref.data(), n, {1e-6, 1e-3, 1e-4}))
+        << kernel;
+    // The corrections, not the fallback, where the lists hold the lost elements.
+    if (detect && kernel == "sm90_fp16x3")
+      EXPECT_EQ((ws.first_word() & 32u) != 0u, many) << "flags " << ws.first_word();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElements,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(256, 1000),
+                                            ::testing::Bool(),
+                                            ::testing::Values(Structure::Triangular,
+                                                              Structure::Detect)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_many" : "_few") + "_" +
+                                  to_string(std::get<3>(info.param));
+                         });
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:

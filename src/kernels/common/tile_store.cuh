@@ -23,9 +23,10 @@ struct OutView {
 // first, before it writes anything. The structured launch runs where nothing is flagged (16-bit
 // data: a scan sets every flag before it; fp32's structured launch sets the flags itself and is
 // not gated through here); the general one reruns every tile where A or B is not triangular,
-// unless something is not finite; then the exact one reruns everything, last. A gated launch may
-// be a dependent of the launch before it (dependent_launch.cuh): the flags it reads are final
-// once that one has completed.
+// unless something is not finite; then the exact one reruns everything, last. (Fallback, for
+// sm90_fp16x3 outside Detect: the triangular product again, where its lists overflowed.) A gated
+// launch may be a dependent of the launch before it (dependent_launch.cuh): the flags it reads
+// are final once that one has completed.
 __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
   if (gate == nullptr) return false;
   wait_for_previous_grid();
@@ -34,8 +35,9 @@ __device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
   const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
   switch (path) {
     case Path::Structured: return true;  // (above)
-    case Path::Dense: return (f & (kOutsideA | kOutsideB)) == 0u || nonfinite;
+    case Path::Dense: return (f & (kOutsideA | kOutsideB | kLostBits)) == 0u || nonfinite;
     case Path::Exact: return !nonfinite;
+    case Path::Fallback: return (f & kLostBits) == 0u;
   }
   return true;
 }

@@ -5,14 +5,18 @@
 // into [8, 16): exact, and undone in the epilogue) and split into two fp16 planes, x ≈ h0 +
 // 2^-11·h1 with h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within
 // 2^17 of its row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
-// products, half of 3xTF32's tensor time.
+// products, half of 3xTF32's tensor time. The elements further below their row's (column's)
+// largest ("lost": fp16 would hold them to fewer bits) go into the planes as zeros and into
+// lists; after the product a correction launch adds their products in fp32, and where the lists
+// overflow (n / 4 entries an operand) a launch of sm90_tf32x3 gated on a flag recomputes C.
 //
 // Two launches before the product (the prepass), into the caller's workspace
 // (fp16x3_workspace_bytes): the four planes X0, X1, Y0, Y1 (n × ldw halves each, ldw = n rounded
-// up to 8), the inverse scales, and the maxima they come from. The product is computed as an
-// upper one, Ĉ = triu(X·Y): Upper takes X = A, Y = B; Lower takes X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·
-// Aᵀ)) and stores Ĉ transposed. The prepass writes exact zeros across the diagonal 128-blocks'
-// other triangle, the only part of it the product reads, so the mainloop masks nothing.
+// up to 8), the inverse scales, the maxima they come from, and the lost elements' lists. The
+// product is computed as an upper one, Ĉ = triu(X·Y): Upper takes X = A, Y = B; Lower takes
+// X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·Aᵀ)) and stores Ĉ transposed. The prepass writes exact zeros
+// across the diagonal 128-blocks' other triangle, the only part of it the product reads, so the
+// mainloop masks nothing.
 //   Upper: launch 1 splits A's rows, a block a row held in registers (A read once), beside B's
 //     column maxima in 256 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
 //   Lower: launch 1 takes A's row and B's column maxima in 256 × 128 tiles; launch 2 splits both
@@ -82,37 +86,77 @@ struct Smem {
 static_assert(sizeof(Smem) + 1024 <= 227 * 1024, "the ring fits one SM's shared memory");
 
 // --- the workspace ----------------------------------------------------------------------------
-// Vectors first (A's row maxima, B's column maxima, X's and Y's inverse scales: batch · n each),
-// then a block of four planes per batch entry, every part 256-byte aligned.
+// A's row maxima and B's column maxima (batch · n each), the fallback's flag word, the lost
+// elements' counts (X's and Y's, per batch entry): zeroed before the prepass. Then X's and Y's
+// inverse scales (batch · n each), the two lists of lost elements (cap slots per batch entry
+// each), and a block of four planes per batch entry, 256-byte aligned.
 struct Layout {
   int64_t ldw;           // a plane's row stride, in halves
   int64_t plane;         // a plane's size, in halves
   int64_t entry;         // a batch entry's four planes, in halves (a multiple of 128)
-  size_t vectors_bytes;  // the four vectors
+  int64_t cap;           // lost elements a list holds, per batch entry
+  size_t flag, counts;   // byte offsets: the flag word, the counts
+  size_t zeroed_bytes;   // [0, zeroed_bytes): the maxima, the flag, the counts
+  size_t inv, lists;     // byte offsets: the inverse scales, the lists
+  size_t vectors_bytes;  // all but the planes
   size_t bytes;          // all of it
+};
+// A lost element (below): where it is in its plane, and its value before scaling.
+struct Lost {
+  int row, col;
+  float value;
+  int unused;
 };
 constexpr size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 Layout layout_of(int64_t n, int64_t batch) {
   Layout l{};
+  const size_t vec = size_t(batch) * size_t(n) * sizeof(float);
   l.ldw = int64_t(round_up(size_t(n), 8));  // TMA: 16-byte rows
   l.plane = n * l.ldw;
   l.entry = int64_t(round_up(size_t(4 * l.plane) * sizeof(__half), 256) / sizeof(__half));
-  l.vectors_bytes = round_up(4 * size_t(batch) * size_t(n) * sizeof(float), 256);
+  // n / 4 (at least 32): the corrections then cost at most ~n²/2 atomics; rand-style data has
+  // ~2^-17 of its elements lost (~60 at 4096), N(0, 1) ~250.
+  l.cap = std::max<int64_t>(32, n / 4);
+  l.flag = 2 * vec;
+  l.counts = l.flag + sizeof(uint32_t);
+  l.zeroed_bytes = round_up(l.counts + 2 * size_t(batch) * sizeof(uint32_t), 16);
+  l.inv = l.zeroed_bytes;
+  l.lists = round_up(l.inv + 2 * vec, 16);
+  l.vectors_bytes = round_up(l.lists + 2 * size_t(batch) * size_t(l.cap) * sizeof(Lost), 256);
   l.bytes = l.vectors_bytes + size_t(batch) * size_t(l.entry) * sizeof(__half);
   return l;
 }
 
-// Pointers into the workspace; entry b's vectors at + b·n, its planes at + b·entry.
+// Pointers into the workspace; entry b's vectors at + b·n, its lists at + b·cap, its planes at
+// + b·entry.
 struct Work {
   unsigned *rowmax_a, *colmax_b;  // |x| bits (order-preserving for non-negative floats)
   float *inv_sx, *inv_sy;
-  __half* planes;  // X0, X1, Y0, Y1 of entry 0
-  int64_t ldw, plane, entry;
-  __device__ __half* x0(int64_t b) const { return planes + b * entry; }
-  __device__ __half* y0(int64_t b) const { return planes + b * entry + 2 * plane; }
+  unsigned* counts;     // X's lost elements of entry b at 2b, Y's at 2b + 1 (past cap: overflow)
+  Lost *lost_x, *lost_y;
+  uint32_t* flag;       // kLostBits where a list overflowed: Structure::Detect's gate, else ours
+  __half* planes;       // X0, X1, Y0, Y1 of entry 0
+  int64_t ldw, plane, entry, cap;
 };
 
+constexpr int kPrepassThreads = 256;
+// The corrections' unit of work: a warp this many elements of one lost entry's row or column.
+constexpr int kLostChunk = 256;
+static_assert(kLostChunk % 32 == 0, "a chunk is whole warp-wide steps");
+// Maxima tiles (kTallRows × kTallCols: a warp a row, a float4 a lane) and split tiles.
+constexpr int kTallRows = 256, kTallCols = 128, kSplitRows = 32, kSplitCols = 256;
+constexpr int kTrTile = 32;  // Lower's transposing tiles
+
 // --- the prepass ------------------------------------------------------------------------------
+// (Its kernels, and the corrections, are built for sm_90a only, as the product: their sm_80
+// pass is a trap.)
+#if TRIMM_SM90_DEVICE
+__device__ __forceinline__ __half* x0_of(const Work& w, int64_t b) {
+  return w.planes + b * w.entry;
+}
+__device__ __forceinline__ __half* y0_of(const Work& w, int64_t b) {
+  return w.planes + b * w.entry + 2 * w.plane;
+}
 // 2^(3 − floor(log2 m)) from m's bits: m·scale in [8, 16); 1 for m = 0. Clamped to 2^-126 …
 // 2^126, so that its inverse is a normal number too (exact, and kept under flush-to-zero).
 __device__ __forceinline__ float pow2_scale_bits(unsigned m) {
@@ -132,19 +176,38 @@ __device__ __forceinline__ void split(float x, __half& h0, __half& h1) {
   h0 = __float2half_rn(x);
   h1 = __float2half_rn((x - __half2float(h0)) * 2048.f);
 }
-__device__ __forceinline__ void store_split(__half* p0, __half* p1, int64_t o, float x) {
-  __half h0, h1;
-  split(x, h0, h1);
-  p0[o] = h0;
-  p1[o] = h1;
+
+// Lost elements: nonzero x whose scaled value xs = x·s (s its row's or column's scale) is below
+// fp16's smallest normal, 2^-14, where h0 and h1 turn subnormal and hold x to only ~2^-36 of
+// s's unit (docs/sm90_fp16x3_plan.md, "The accuracy limit"). They go into the planes as zeros
+// and into a list; after the product, correct_lost adds their products in fp32. (x, not xs, is
+// tested against zero: xs may underflow. NaN and Inf are never lost.)
+constexpr float kLostBelow = 0x1p-14f;
+__device__ __forceinline__ bool is_lost(float x, float xs) {
+  return x != 0.f && fabsf(xs) < kLostBelow;
+}
+// Appends (row, col, x) to a list of `cap` slots; past it only the count grows (and stops
+// growing soon after, so that it cannot wrap).
+__device__ __forceinline__ void record_lost(unsigned* count, Lost* list, int64_t cap, int row,
+                                            int col, float x) {
+  if (*reinterpret_cast<volatile unsigned*>(count) > unsigned(cap)) return;
+  const unsigned slot = atomicAdd(count, 1u);
+  if (slot < unsigned(cap)) list[slot] = Lost{row, col, x, 0};
+}
+// h0, h1 of the scaled xs = x·s; a lost x as zeros, recorded at (row, col).
+__device__ __forceinline__ void split_or_record(float x, float xs, __half& h0, __half& h1,
+                                                unsigned* count, Lost* list, int64_t cap,
+                                                int row, int col) {
+  if (is_lost(x, xs)) {
+    h0 = h1 = __float2half_rn(0.f);
+    record_lost(count, list, cap, row, col, x);
+  } else {
+    split(xs, h0, h1);
+  }
 }
 
-constexpr int kPrepassThreads = 256;
 // Upper, A's rows: a block a row, up to kRowVecs float4s a thread in registers.
 constexpr int kRowVecs = 8, kRowSpan = 4 * kPrepassThreads * kRowVecs;
-// Maxima tiles (kTallRows × kTallCols: a warp a row, a float4 a lane) and split tiles.
-constexpr int kTallRows = 256, kTallCols = 128, kSplitRows = 32, kSplitCols = 256;
-constexpr int kTrTile = 32;  // Lower's transposing tiles
 
 // Four consecutive elements of a row from column k, those at or past `end` as zeros (16-byte
 // loads where the row allows: the caller's alignment checks, kernels::tma_compatible).
@@ -219,11 +282,14 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
   }
 }
 
+#endif  // TRIMM_SM90_DEVICE
+
 // Upper, launch 1: blocks [0, n) split A's rows into X (row i from its diagonal block's first
 // column: zeros before i), each scaled by its own largest |x|; blocks from n take B's column
 // maxima. Grid y: batch entries from b0.
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_rows_and_maxima(const Problem p, Work w, int64_t b0) {
+#if TRIMM_SM90_DEVICE
   __shared__ float part[8][kTallCols];
   __shared__ float row_part[kPrepassThreads / 32];
   const int n = int(p.n), lane = threadIdx.x % 32, wp = threadIdx.x / 32;
@@ -236,7 +302,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
   }
   const int i = int(blockIdx.x), c0 = i / kTile * kTile;
   const float* row = p.A + b * p.stride_a + int64_t(i) * p.lda;
-  __half* x0 = w.x0(b) + int64_t(i) * w.ldw;
+  __half* x0 = x0_of(w, b) + int64_t(i) * w.ldw;
   __half* x1 = x0 + w.plane;
   auto masked = [&](float4 v, int k) {
     v.x = k >= i ? v.x : 0.f;
@@ -252,8 +318,17 @@ __global__ void __launch_bounds__(kPrepassThreads)
   auto split4 = [&](float4 v, int k, float s) {
     const float x[4] = {v.x, v.y, v.z, v.w};
     __half h0[4], h1[4];
+    bool lost = false;
 #pragma unroll
-    for (int e = 0; e < 4; ++e) split(x[e] * s, h0[e], h1[e]);
+    for (int e = 0; e < 4; ++e) {
+      split(x[e] * s, h0[e], h1[e]);
+      lost |= is_lost(x[e], x[e] * s);
+    }
+    if (lost)  // rare: out of the common path's registers
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        split_or_record(x[e], x[e] * s, h0[e], h1[e], w.counts + 2 * b, w.lost_x + b * w.cap,
+                        w.cap, i, k + e);
     if (k + 4 <= n) {  // ldw is a multiple of 8: 8-byte aligned
       *reinterpret_cast<uint2*>(x0 + k) = *reinterpret_cast<const uint2*>(h0);
       *reinterpret_cast<uint2*>(x1 + k) = *reinterpret_cast<const uint2*>(h1);
@@ -296,6 +371,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
     for (int k = c0 + 4 * int(threadIdx.x); k < n; k += 4 * kPrepassThreads)
       split4(masked(load4(row, k, n), k), k, s);
   }
+#else
+  __trap();
+#endif
 }
 
 // Upper, launch 2: B into Y in kSplitRows × kSplitCols tiles (row k from its diagonal block's
@@ -303,6 +381,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // inverse scales.
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_split_b(const Problem p, Work w, int64_t b0) {
+#if TRIMM_SM90_DEVICE
   wait_for_previous_grid();  // the column maxima
   const int n = int(p.n), ti = blockIdx.x / ((n + kSplitCols - 1) / kSplitCols);
   const int tj = blockIdx.x % ((n + kSplitCols - 1) / kSplitCols), t = threadIdx.x;
@@ -317,7 +396,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #pragma unroll
   for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
   const float* B = p.B + b * p.stride_b;
-  __half* y0 = w.y0(b);
+  __half* y0 = y0_of(w, b);
   __half* y1 = y0 + w.plane;
   float4 v[kSplitRows / 4];
 #pragma unroll
@@ -333,7 +412,11 @@ __global__ void __launch_bounds__(kPrepassThreads)
     const float x[4] = {v[r].x, v[r].y, v[r].z, v[r].w};
     __half h0[4], h1[4];
 #pragma unroll
-    for (int e = 0; e < 4; ++e) split(j0 + e >= k ? x[e] * sc[e] : 0.f, h0[e], h1[e]);
+    for (int e = 0; e < 4; ++e) {
+      const float y = j0 + e >= k ? x[e] : 0.f;
+      split_or_record(y, y * sc[e], h0[e], h1[e], w.counts + 2 * b + 1, w.lost_y + b * w.cap,
+                      w.cap, k, j0 + e);
+    }
     const int64_t o = int64_t(k) * w.ldw + j0;
     if (j0 + 4 <= n) {
       *reinterpret_cast<uint2*>(y0 + o) = *reinterpret_cast<const uint2*>(h0);
@@ -345,17 +428,24 @@ __global__ void __launch_bounds__(kPrepassThreads)
       }
     }
   }
+#else
+  __trap();
+#endif
 }
 
 // Lower, launch 1: A's row maxima and B's column maxima over their lower triangles.
 __global__ void __launch_bounds__(kPrepassThreads)
     lower_maxima(const Problem p, Work w, int64_t b0) {
+#if TRIMM_SM90_DEVICE
   __shared__ float part[8][kTallCols];
   const int n = int(p.n), tiles_x = (n + kTallCols - 1) / kTallCols;
   const int64_t b = b0 + blockIdx.y;
   tile_maxima<true, true>(p.A + b * p.stride_a, p.lda, p.B + b * p.stride_b, p.ldb, n,
                           int(blockIdx.x) / tiles_x, int(blockIdx.x) % tiles_x,
                           w.rowmax_a + b * n, w.colmax_b + b * n, part);
+#else
+  __trap();
+#endif
 }
 
 // Lower, launch 2: A and B transposed into the planes, kTrTile × kTrTile tiles of the source
@@ -364,6 +454,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // j). Tiles of column 0 write the inverse scales: X's from B's columns, Y's from A's rows.
 __global__ void __launch_bounds__(kPrepassThreads)
     lower_split(const Problem p, Work w, int64_t b0) {
+#if TRIMM_SM90_DEVICE
   wait_for_previous_grid();  // the maxima
   __shared__ float tile[2][kTrTile][kTrTile + 1];
   const int n = int(p.n), tiles = (n + kTrTile - 1) / kTrTile;
@@ -386,22 +477,33 @@ __global__ void __launch_bounds__(kPrepassThreads)
   for (int r = ty; r < kTrTile; r += kPrepassThreads / 32) {
     const int row = r0 + r;
     const bool in = row < n && c < n && row >= c;
-    tile[0][r][tx] = in ? A[int64_t(row) * p.lda + c] * pow2_scale_bits(rowmax[row]) : 0.f;
-    tile[1][r][tx] = in ? B[int64_t(row) * p.ldb + c] * pow2_scale_bits(colmax[c]) : 0.f;
+    tile[0][r][tx] = in ? A[int64_t(row) * p.lda + c] : 0.f;
+    tile[1][r][tx] = in ? B[int64_t(row) * p.ldb + c] : 0.f;
   }
   __syncthreads();
   // Write: plane row = source column c0 + r, plane column = source row r0 + tx.
-  __half* y0 = w.y0(b);
+  __half* y0 = y0_of(w, b);
   __half* y1 = y0 + w.plane;
-  __half* x0 = w.x0(b);
+  __half* x0 = x0_of(w, b);
   __half* x1 = x0 + w.plane;
   for (int r = ty; r < kTrTile; r += kPrepassThreads / 32) {
     const int prow = c0 + r, pcol = r0 + tx;
     if (prow >= n || pcol >= n || pcol < prow / kTile * kTile) continue;
     const int64_t o = int64_t(prow) * w.ldw + pcol;
-    store_split(y0, y1, o, tile[0][tx][r]);
-    store_split(x0, x1, o, tile[1][tx][r]);
+    const float a = tile[0][tx][r], bv = tile[1][tx][r];  // A(pcol, prow), B(pcol, prow)
+    __half h0, h1;
+    split_or_record(a, a * pow2_scale_bits(rowmax[pcol]), h0, h1, w.counts + 2 * b + 1,
+                    w.lost_y + b * w.cap, w.cap, prow, pcol);
+    y0[o] = h0;
+    y1[o] = h1;
+    split_or_record(bv, bv * pow2_scale_bits(colmax[prow]), h0, h1, w.counts + 2 * b,
+                    w.lost_x + b * w.cap, w.cap, prow, pcol);
+    x0[o] = h0;
+    x1[o] = h1;
   }
+#else
+  __trap();
+#endif
 }
 
 // --- the product ------------------------------------------------------------------------------
@@ -590,16 +692,108 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+// --- the lost elements, added back ------------------------------------------------------------
+// In the product's frame (Ĉ = triu(X·Y); Upper X = A, Y = B, Ĉ = C; Lower X = Bᵀ, Y = Aᵀ,
+// Ĉ = Cᵀ), with X = X' + X_lost and Y = Y' + Y_lost (X', Y' what the planes hold):
+// Ĉ = triu(X'·Y') + triu(X_lost·Y) + triu(X'·Y_lost). An X entry (i, k, x) adds x·Y(k, j) to
+// Ĉ(i, j) for j >= k; a Y entry (k, j, y) adds X'(i, k)·y for i <= k, X' without its lost
+// elements (the entry's own test, from the row's inverse scale), so that a product of two lost
+// elements is added once. A warp a chunk of an entry; fp32 atomics (entries may meet in an
+// element). Where either list overflowed nothing is added: the flag sends the call to its
+// fallback instead.
+template <bool kLower>
+__global__ void __launch_bounds__(kPrepassThreads)
+    correct_lost(const Problem p, Work w, int64_t b0) {
+#if TRIMM_SM90_DEVICE
+  wait_for_previous_grid();  // the product's C
+  allow_dependent_launch();  // the next launches wait for this one's completion anyway
+  const int64_t b = b0 + blockIdx.y;
+  const unsigned nx = w.counts[2 * b], ny = w.counts[2 * b + 1];
+  if (nx > unsigned(w.cap) || ny > unsigned(w.cap)) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicOr(w.flag, kLostBits);
+    return;
+  }
+  const int n = int(p.n), lane = threadIdx.x % 32;
+  const float* A = p.A + b * p.stride_a;
+  const float* B = p.B + b * p.stride_b;
+  float* C = p.C + b * p.stride_c;
+  auto x_at = [&](int r, int c) {
+    return kLower ? B[int64_t(c) * p.ldb + r] : A[int64_t(r) * p.lda + c];
+  };
+  auto y_at = [&](int r, int c) {
+    return kLower ? A[int64_t(c) * p.lda + r] : B[int64_t(r) * p.ldb + c];
+  };
+  auto c_at = [&](int r, int c) {
+    return kLower ? C + int64_t(c) * p.ldc + r : C + int64_t(r) * p.ldc + c;
+  };
+  const float* inv_sx = w.inv_sx + b * n;
+  // An output the correction takes past fp32's range is flagged as the epilogue flags its own
+  // (Detect's exact launch then recomputes; outside Detect the flag word ignores the bit). Once a
+  // thread, at its end: a flag write between two atomics would make each wait for the one
+  // before it (eight round trips a chunk, not one).
+  bool overflow = false;
+  auto add = [&](float* out, float v) { overflow |= !isfinite(atomicAdd(out, v) + v); };
+  // A warp a chunk of an entry's segment (not a warp an entry: an entry's 4096-long segment walked
+  // by one warp is a chain of 128 round trips, 155 µs at 4096 whatever the count). A chunk's
+  // loads are issued before its atomics (they may alias C, so they would not be hoisted).
+  constexpr int kPer = kLostChunk / 32;
+  const int64_t chunks = (n + kLostChunk - 1) / kLostChunk;
+  const int64_t warps = int64_t(gridDim.x) * (kPrepassThreads / 32);
+  for (int64_t t = int64_t(blockIdx.x) * (kPrepassThreads / 32) + threadIdx.x / 32;
+       t < (int64_t(nx) + ny) * chunks; t += warps) {
+    const int64_t e = t / chunks;
+    const int c0 = int(t % chunks) * kLostChunk;
+    float v[kPer];
+    unsigned on = 0;  // bit q: element q is in the segment (and, in a Y entry's, not lost itself)
+    if (e < nx) {
+      const Lost l = w.lost_x[b * w.cap + e];
+      if (c0 + kLostChunk <= l.col) continue;
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int j = c0 + 32 * q + lane;
+        if (j >= l.col && j < n) on |= 1u << q;
+        v[q] = on >> q & 1u ? y_at(l.col, j) : 0.f;
+      }
+#pragma unroll
+      for (int q = 0; q < kPer; ++q)
+        if (on >> q & 1u) add(c_at(l.row, c0 + 32 * q + lane), l.value * v[q]);
+    } else {
+      const Lost l = w.lost_y[b * w.cap + (e - nx)];
+      if (c0 > l.row) continue;
+      float inv[kPer];  // loaded beside x, not after it: one round trip, not two
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int i = c0 + 32 * q + lane;
+        v[q] = i <= l.row ? x_at(i, l.row) : 0.f;
+        inv[q] = i <= l.row ? inv_sx[i] : 0.f;
+      }
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int i = c0 + 32 * q + lane;
+        // |x·s_i| < 2^-14 as |x| < 2^-14 / s_i (powers of two: exact, and x·s_i may underflow).
+        if (i <= l.row && !(v[q] != 0.f && fabsf(v[q]) < kLostBelow * inv[q])) on |= 1u << q;
+      }
+#pragma unroll
+      for (int q = 0; q < kPer; ++q)
+        if (on >> q & 1u) add(c_at(c0 + 32 * q + lane, l.col), v[q] * l.value);
+    }
+  }
+  if (overflow) atomicOr(w.flag, kNonFiniteOut);
+#else
+  __trap();
+#endif
+}
+
 // --- host -------------------------------------------------------------------------------------
 // A unit's time in stages plus its epilogue's (sm90_16bit's weight), for the packing.
 double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 7.0;
 }
 
-// A prepass kernel over every batch entry: grid x its blocks of one entry, y the entries, one
-// launch per 65535 of them (`kernel(p, w, first entry)`); `dependent`: the first launch as a
-// programmatic dependent of the stream's previous kernel (the kernel waits for it).
-void prepass(void (*kernel)(Problem, Work, int64_t), int64_t blocks, const Problem& p,
+// A prepass (or correction) kernel over every batch entry: grid x its blocks of one entry, y the
+// entries, one launch per 65535 of them (`kernel(p, w, first entry)`); `dependent`: the first
+// launch as a programmatic dependent of the stream's previous kernel (the kernel waits for it).
+void launch_entries(void (*kernel)(Problem, Work, int64_t), int64_t blocks, const Problem& p,
              const Work& w, bool dependent, cudaStream_t stream) {
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
@@ -618,29 +812,39 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   unsigned char* base = static_cast<unsigned char*>(p.workspace);
   const size_t vec = size_t(p.batch) * size_t(p.n);
-  Work w{reinterpret_cast<unsigned*>(base),
-         reinterpret_cast<unsigned*>(base) + vec,
-         reinterpret_cast<float*>(base) + 2 * vec,
-         reinterpret_cast<float*>(base) + 3 * vec,
-         reinterpret_cast<__half*>(base + l.vectors_bytes),
-         l.ldw,
-         l.plane,
-         l.entry};
-  // The maxima the prepass takes (atomicMax) start at zero: B's columns; Lower, A's rows too.
-  TRIMM_CUDA_CHECK(cudaMemsetAsync(kLower ? w.rowmax_a : w.colmax_b, 0,
-                                   (kLower ? 2 : 1) * vec * sizeof(unsigned), stream));
+  Work w{};
+  w.rowmax_a = reinterpret_cast<unsigned*>(base);
+  w.colmax_b = w.rowmax_a + vec;
+  w.inv_sx = reinterpret_cast<float*>(base + l.inv);
+  w.inv_sy = w.inv_sx + vec;
+  w.counts = reinterpret_cast<unsigned*>(base + l.counts);
+  w.lost_x = reinterpret_cast<Lost*>(base + l.lists);
+  w.lost_y = w.lost_x + p.batch * l.cap;
+  // Detect's gate takes kLostBits (its general launch recomputes); otherwise our own flag, for
+  // the Fallback launch below.
+  w.flag = p.gate != nullptr ? p.gate : reinterpret_cast<uint32_t*>(base + l.flag);
+  w.planes = reinterpret_cast<__half*>(base + l.vectors_bytes);
+  w.ldw = l.ldw;
+  w.plane = l.plane;
+  w.entry = l.entry;
+  w.cap = l.cap;
+  // What the prepass takes with atomics starts at zero: B's column maxima (Lower: A's row maxima
+  // too, just before them), the flag, the counts.
+  const size_t zero_from = kLower ? 0 : vec * sizeof(unsigned);
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(base + zero_from, 0, l.zeroed_bytes - zero_from, stream));
   const int n = int(p.n);
   const int64_t tall =
       int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows);
   if constexpr (kLower) {
-    prepass(lower_maxima, tall, p, w, /*dependent=*/false, stream);
-    prepass(lower_split, int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p,
-            w, /*dependent=*/true, stream);
+    launch_entries(lower_maxima, tall, p, w, /*dependent=*/false, stream);
+    launch_entries(lower_split,
+                   int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
+                   /*dependent=*/true, stream);
   } else {
-    prepass(upper_rows_and_maxima, n + tall, p, w, /*dependent=*/false, stream);
-    prepass(upper_split_b,
-            int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows), p,
-            w, /*dependent=*/true, stream);
+    launch_entries(upper_rows_and_maxima, n + tall, p, w, /*dependent=*/false, stream);
+    launch_entries(upper_split_b,
+                   int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows),
+                   p, w, /*dependent=*/true, stream);
   }
   // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1.
   const half_t* planes = reinterpret_cast<const half_t*>(w.planes);
@@ -662,6 +866,23 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                                           x0, x1, y0, y1, p, w, s, b0, scanners, order);
                  },
                  config::kSm90Fp16x3Band);
+  // The lost elements' products: a warp a chunk of an entry, up to a wave of blocks.
+  const int64_t chunks = (p.n + kLostChunk - 1) / kLostChunk;
+  launch_entries(correct_lost<kLower>,
+                 std::min<int64_t>(
+                     (2 * l.cap * chunks + kPrepassThreads / 32 - 1) / (kPrepassThreads / 32),
+                     dev.sms),
+                 p, w, /*dependent=*/true, stream);
+  // More lost elements than the lists hold: sm90_tf32x3 recomputes C (its blocks return at once
+  // where the flag is clear; its fix-up pass for split tiles, at n where they split, is not
+  // gated and adds the +0 of the mirror tiles fp16x3 zeroed). Under Detect the API's general
+  // launch recomputes, on kLostBits.
+  if (p.gate == nullptr) {
+    Problem fallback = p;
+    fallback.gate = w.flag;
+    fallback.path = Path::Fallback;
+    launch_sm90_tf32x3(fallback, dev, stream);
+  }
 }
 
 }  // namespace

@@ -410,10 +410,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     // One thread reads the flags for the block (they change while the launch runs: a per-thread
     // read could split the block). Detect: a block that starts once A or B is known not to be
     // triangular has nothing to do that a later launch will not redo (its mirror tile included).
-    // Dense: the launch is for inputs that are not triangular and finite only.
+    // Dense: the launch is for inputs that are not triangular and finite only. Structured with
+    // Path::Fallback: sm90_fp16x3's, for inputs its planes could not hold.
     sm.block_skip = kMode == Mode::Detect  ? not_triangular(p.gate)
                     : kMode == Mode::Dense ? gated_off(p.gate, Path::Dense)
-                                           : false;
+                                           : p.path == Path::Fallback && gated_off(p.gate, p.path);
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.ready[i], kConsumerThreads);
@@ -424,8 +425,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::tma_prefetch_descriptor(&map_y);
   }
   __syncthreads();
-  // Mode::Dense runs as a dependent of the structured launch: A, B and C are its until then.
-  if constexpr (kMode == Mode::Dense) wait_for_previous_grid();
+  // Mode::Dense runs as a dependent of the structured launch, Path::Fallback of sm90_fp16x3's
+  // corrections: A, B and C are theirs until then.
+  if (kMode == Mode::Dense || p.path == Path::Fallback) wait_for_previous_grid();
   if (sm.block_skip) return;
 
   auto steps_of = [](const sched::WorkUnit& u) {
@@ -536,8 +538,9 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
         // keeps one block per unit: a block per whole matrix would leave SMs idle).
         if (kMode == Mode::Dense && slots / grid.y >= 2)
           grid.x = unsigned(std::min<int64_t>(grid.x, slots / grid.y));
-        launch_maybe_dependent(kMode == Mode::Dense, kernel, grid, dim3(kThreads), smem, stream,
-                               map_x, map_y, p, s, b0, scanners, order);
+        launch_maybe_dependent(kMode == Mode::Dense || p.path == Path::Fallback, kernel, grid,
+                               dim3(kThreads), smem, stream, map_x, map_y, p, s, b0, scanners,
+                               order);
       },
       stream, unit_cost, /*persistent=*/true, config::kSm90Tf32x3Band);
 }
@@ -566,7 +569,7 @@ void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) 
   if (p.path == Path::Dense)
     lower ? sm90::launch<true, true, Mode::Dense>(p, dev, stream)
           : sm90::launch<false, true, Mode::Dense>(p, dev, stream);
-  else if (p.gate != nullptr)
+  else if (p.gate != nullptr && p.path != Path::Fallback)
     lower ? sm90::launch<true, true, Mode::Detect>(p, dev, stream)
           : sm90::launch<false, true, Mode::Detect>(p, dev, stream);
   else
