@@ -64,7 +64,8 @@ struct Options {
   Structure structure = Structure::Triangular;
   // Device memory the call may overwrite (trtrmm_workspace_bytes says how much): for
   // Structure::Detect on the GPU, 4 bytes, 4-byte aligned (the flags that choose the path); for
-  // the kernel sm90_fp16x3, its split operands. Calls that may run at the same time need their own.
+  // the kernels sm90_fp16x3 and sm90_fp16x1, their split operands. Calls that may run at the same
+  // time need their own.
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
 };

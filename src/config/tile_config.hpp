@@ -120,6 +120,9 @@ inline constexpr int kSm90Bf16Band = 12;
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16
 // planes, so a stage is 64 KB: 3 in the ring (its product: 125 µs at 4096, session 22).
 inline constexpr WgmmaTile kSm90Fp16x3{128, 64, 3, 2};
+// Precision tf32 on fp16 wgmma (sm90_fp16x1): one plane an operand, 32 KB stages, sm90_16bit's
+// 6 in the ring.
+inline constexpr WgmmaTile kSm90Fp16x1{128, 64, 6, 2};
 // Past the packed layouts' table, bands of diagonals for L2, as kSm90Bf16Band (not measured).
 inline constexpr int kSm90Fp16x3Band = 12;
 

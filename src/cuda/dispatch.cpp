@@ -40,6 +40,13 @@ const KernelEntry kTable[] = {
      "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
      "options.workspace), 128x128 tiles",
      kernels::fp16x3_workspace_bytes},
+    // Precision tf32 as one scaled fp16 plane an operand (a prepass into options.workspace), one
+    // product a k16: error like TF32's (an 11-bit significand either way). Forced only.
+    {"sm90_fp16x1", Precision::Tf32, 90, 90, 0, kAnyN, false, true, 0, false,
+     kernels::launch_sm90_fp16x1,
+     "tf32-class: one scaled fp16 plane an operand, 1 product on wgmma m64n128k16 (a prepass "
+     "into options.workspace), 128x128 tiles",
+     kernels::fp16x1_workspace_bytes},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k", nullptr},

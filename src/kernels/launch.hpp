@@ -86,6 +86,9 @@ void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // aligned (the host API checks it before anything is launched, from the kernel table's entry).
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 size_t fp16x3_workspace_bytes(int64_t n, int64_t batch);
+// sm90_fp16x1 (precision tf32): the same with one plane an operand, fp16x1_workspace_bytes.
+void launch_sm90_fp16x1(const Problem& p, const DeviceInfo& dev, Stream stream);
+size_t fp16x1_workspace_bytes(int64_t n, int64_t batch);
 // Whether TMA can address p's operands: 16-byte aligned bases, leading dimensions and batch
 // strides, and batch entries that do not overlap. sm90_tf32x3 needs it; dispatch checks.
 bool tma_compatible(const Problem& p);

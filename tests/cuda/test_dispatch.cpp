@@ -145,6 +145,10 @@ TEST(Dispatch, WorkspaceBytes) {
   EXPECT_EQ(trtrmm_workspace_bytes(0, 1, o), 0u);
   o.structure = Structure::Detect;  // the flag word, then the planes 256 bytes in
   EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 256u + 3584u + 3u * 512u);
+  o = {};
+  o.kernel = "sm90_fp16x1";  // two planes a problem: 5·8·2·2 = 160 -> 256
+  EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 98560u + 2u * 4096u * 4096u * 2u);
+  EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 3584u + 3u * 256u);
   o.structure = Structure::Triangular;
   EXPECT_EQ(trtrmm_workspace_bytes(64, 0, o), 0u);
   for (const auto& [n, batch, name] :

@@ -237,11 +237,11 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(int64_t(5896), int64_t(6144))),
     param_name);
 
-// sm90_fp16x3: past the packed layouts (5896) and with rows longer than its prepass holds in
-// registers (8200 > 8192: the streaming path of A's rows).
+// sm90_fp16x3 and sm90_fp16x1: past the packed layouts (5896) and with rows longer than their
+// prepass holds in registers (8200 > 8192: the streaming path of A's rows).
 INSTANTIATE_TEST_SUITE_P(
     LongRows, GpuTrtrmm,
-    ::testing::Combine(::testing::Values(std::string("sm90_fp16x3")),
+    ::testing::Combine(::testing::Values(std::string("sm90_fp16x3"), std::string("sm90_fp16x1")),
                        ::testing::Values(Fill::Upper, Fill::Lower),
                        ::testing::Values(int64_t(5896), int64_t(8200))),
     param_name);
@@ -867,7 +867,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuWideRanges,
 // whose every term is a product of two lost elements (A's row and B's column each have a 2^40
 // diagonal, and are zero outside a 16-wide window): counted twice, or not at all, it fails.
 // Structure::Triangular (the other triangles NaN: never read) and Detect (zeros there; the gate
-// shows whether the lists overflowed). Every fp32-accurate kernel; the fp64 reference.
+// shows whether the lists overflowed). Every kernel; the fp64 reference (the tf32 kernels,
+// sm90_fp16x1's lists and fallback among them, against GpuTrtrmm's tf32 bound).
 class GpuLostElements
     : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool, Structure>>,
       public Seeded {
@@ -917,14 +918,23 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
   }
   at(A, r, r) = 0x1p40f;
   at(B, c, c) = 0x1p40f;
-  std::vector<double> ref(static_cast<size_t>(n * n));
+  std::vector<double> ref(static_cast<size_t>(n * n)), mag(ref.size());
   cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
   ASSERT_GT(std::abs(ref[size_t(r * n + c)]), 1e-3) << "the all-lost element is a sum of N(0, 1)";
+  {  // (|A|·|B|)(i, j), the tf32 bound's scale
+    auto absolute = [](std::vector<float> x) {
+      for (float& v : x) v = std::isnan(v) ? v : std::fabs(v);
+      return x;
+    };
+    const auto Aabs = absolute(A), Babs = absolute(B);
+    cpu::reference_trtrmm(fill, n, Aabs.data(), n, Babs.data(), n, mag.data(), n);
+  }
+  const double tf32_bound = 1.1 * (std::ldexp(1.0, -10) + 2.0 * double(n) * std::ldexp(1.0, -23));
   std::vector<float> C0(static_cast<size_t>(n * n));
   test::poison(C0);
   DeviceBuffer<float> dA(A), dB(B), dC(C0);
   for (const std::string& kernel : every_kernel()) {
-    if (precision_of(kernel) == Precision::Tf32 || !runs_here(kernel, n)) continue;
+    if (!runs_here(kernel, n)) continue;
     if (kernel == "naive_fp32" && n > 1024) continue;
     if (detect && !dispatch::has_detect_path(kernel)) continue;
     Options o;
@@ -936,8 +946,21 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
     TEST_CUDA(cudaGetLastError());
     const auto C = dC.download();
     std::vector<double> got(C.begin(), C.end());
-    EXPECT_TRUE(test::is_close(fill, n, got.data(), n, ref.data(), n, {1e-6, 1e-3, 1e-4}))
-        << kernel;
+    if (precision_of(kernel) == Precision::Tf32) {
+      int64_t bad = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          const size_t e = size_t(i * n + j);
+          const bool ok = test::in_triangle(fill, i, j)
+                              ? std::abs(got[e] - ref[e]) <= tf32_bound * mag[e]
+                              : got[e] == 0.0;
+          bad += ok ? 0 : 1;
+        }
+      EXPECT_EQ(bad, 0) << kernel << ": elements past the tf32 bound (or nonzero outside)";
+    } else {
+      EXPECT_TRUE(test::is_close(fill, n, got.data(), n, ref.data(), n, {1e-6, 1e-3, 1e-4}))
+          << kernel;
+    }
     // The corrections, not the fallback, where the lists hold the lost elements.
     if (detect && kernel == "sm90_fp16x3")
       EXPECT_EQ((ws.first_word() & 32u) != 0u, many) << "flags " << ws.first_word();

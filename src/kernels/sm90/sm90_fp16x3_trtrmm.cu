@@ -5,18 +5,20 @@
 // into [8, 16): exact, and undone in the epilogue) and split into two fp16 planes, x ≈ h0 +
 // 2^-11·h1 with h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within
 // 2^17 of its row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
-// products, half of 3xTF32's tensor time. The elements further below their row's (column's)
+// products, half of 3xTF32's tensor time. (sm90_fp16x1, precision tf32: h0 alone, one product
+// a k16, summed by the tensor cores over the band as cuBLAS's TF32 mode; the same prepass with
+// one plane an operand, kPlanes = 1 below.) The elements further below their row's (column's)
 // largest ("lost": fp16 would hold them to fewer bits) go into the planes as zeros and into
 // lists; after the product a correction launch adds their products in fp32, and where the lists
 // overflow (n / 4 entries an operand) a launch of sm90_tf32x3 gated on a flag recomputes C.
 //
 // Two launches before the product (the prepass), into the caller's workspace
-// (fp16x3_workspace_bytes): the four planes X0, X1, Y0, Y1 (n × ldw halves each, ldw = n rounded
-// up to 8), the inverse scales, the maxima they come from, and the lost elements' lists. The
-// product is computed as an upper one, Ĉ = triu(X·Y): Upper takes X = A, Y = B; Lower takes
-// X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·Aᵀ)) and stores Ĉ transposed. The prepass writes exact zeros
-// across the diagonal 128-blocks' other triangle, the only part of it the product reads, so the
-// mainloop masks nothing.
+// (fp16x3_workspace_bytes): the planes X0, X1, Y0, Y1 (fp16x1: X0, Y0; n × ldw halves each,
+// ldw = n rounded up to 8), the inverse scales, the maxima they come from, and the lost
+// elements' lists. The product is computed as an upper one, Ĉ = triu(X·Y): Upper takes X = A,
+// Y = B; Lower takes X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·Aᵀ)) and stores Ĉ transposed. The prepass
+// writes exact zeros across the diagonal 128-blocks' other triangle, the only part of it the
+// product reads, so the mainloop masks nothing.
 //   Upper: launch 1 splits A's rows, a block a row held in registers (A read once), beside B's
 //     column maxima in 256 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
 //   Lower: launch 1 takes A's row and B's column maxima in 256 × 128 tiles; launch 2 splits both
@@ -57,8 +59,15 @@ namespace trimm::kernels {
 namespace sm90_fp16x3 {
 namespace {
 
+// kPlanes: fp16 planes an operand, 2 for sm90_fp16x3 (fp32 accuracy: three products), 1 for
+// sm90_fp16x1 (precision tf32: one product, h0 alone). The same tile; the ring's depth differs.
 constexpr config::WgmmaTile Cfg = config::kSm90Fp16x3;
-constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages, kBoxN = 64;
+static_assert(config::kSm90Fp16x1.tile == Cfg.tile && config::kSm90Fp16x1.bk == Cfg.bk &&
+                  config::kSm90Fp16x1.consumers == Cfg.consumers,
+              "sm90_fp16x1 differs from sm90_fp16x3 in its ring's depth only");
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kBoxN = 64;
+template <int kPlanes>
+constexpr int kStages = kPlanes == 2 ? Cfg.stages : config::kSm90Fp16x1.stages;
 constexpr int kConsumerThreads = 128 * Cfg.consumers, kThreads = Cfg.threads();
 [[maybe_unused]] constexpr int kProducerWarp = kConsumerThreads / 32;
 [[maybe_unused]] constexpr int kHelperThreads = 96;  // warps 9-11
@@ -70,30 +79,34 @@ static_assert(Cfg.consumers == 2 && kTile == 128 && kStep == 64,
 constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs, "setmaxnreg's budget");
 
-// One stage: X's two planes (m 128 × k 64) K-major and Y's two (k 64 × n 128: two boxes of 64
-// columns) N-major, rows of 128 bytes in TMA's 128-byte swizzle.
+// One stage: X's planes (m 128 × k 64) K-major and Y's (k 64 × n 128: two boxes of 64 columns)
+// N-major, rows of 128 bytes in TMA's 128-byte swizzle.
+template <int kPlanes>
 struct alignas(1024) Stage {
-  __half x0[kTile * kStep], x1[kTile * kStep];
-  __half y0[kStep * kTile], y1[kStep * kTile];
+  __half x[kPlanes][kTile * kStep];
+  __half y[kPlanes][kStep * kTile];
 };
+template <int kPlanes>
 struct Smem {
-  Stage st[kStages];
-  uint64_t full[kStages], empty[kStages];
+  Stage<kPlanes> st[kStages<kPlanes>];
+  uint64_t full[kStages<kPlanes>], empty[kStages<kPlanes>];
 };
-[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage);
+template <int kPlanes>
+[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage<kPlanes>);
 // One Y box: the descriptors' leading byte offset.
 [[maybe_unused]] constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(__half);
-static_assert(sizeof(Smem) + 1024 <= 227 * 1024, "the ring fits one SM's shared memory");
+static_assert(sizeof(Smem<2>) + 1024 <= 227 * 1024 && sizeof(Smem<1>) + 1024 <= 227 * 1024,
+              "the ring fits one SM's shared memory");
 
 // --- the workspace ----------------------------------------------------------------------------
 // A's row maxima and B's column maxima (batch · n each), the fallback's flag word, the lost
 // elements' counts (X's and Y's, per batch entry): zeroed before the prepass. Then X's and Y's
 // inverse scales (batch · n each), the two lists of lost elements (cap slots per batch entry
-// each), and a block of four planes per batch entry, 256-byte aligned.
+// each), and a block of 2·kPlanes planes per batch entry, 256-byte aligned.
 struct Layout {
   int64_t ldw;           // a plane's row stride, in halves
   int64_t plane;         // a plane's size, in halves
-  int64_t entry;         // a batch entry's four planes, in halves (a multiple of 128)
+  int64_t entry;         // a batch entry's 2·kPlanes planes, in halves (a multiple of 128)
   int64_t cap;           // lost elements a list holds, per batch entry
   size_t flag, counts;   // byte offsets: the flag word, the counts
   size_t zeroed_bytes;   // [0, zeroed_bytes): the maxima, the flag, the counts
@@ -108,12 +121,13 @@ struct Lost {
   int unused;
 };
 constexpr size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-Layout layout_of(int64_t n, int64_t batch) {
+Layout layout_of(int64_t n, int64_t batch, int planes) {
   Layout l{};
   const size_t vec = size_t(batch) * size_t(n) * sizeof(float);
   l.ldw = int64_t(round_up(size_t(n), 8));  // TMA: 16-byte rows
   l.plane = n * l.ldw;
-  l.entry = int64_t(round_up(size_t(4 * l.plane) * sizeof(__half), 256) / sizeof(__half));
+  l.entry =
+      int64_t(round_up(size_t(2 * planes * l.plane) * sizeof(__half), 256) / sizeof(__half));
   // n / 4 (at least 32): the corrections then cost at most ~n²/2 atomics; rand-style data has
   // ~2^-17 of its elements lost (~60 at 4096), N(0, 1) ~250.
   l.cap = std::max<int64_t>(32, n / 4);
@@ -154,8 +168,9 @@ constexpr int kTrTile = 32;  // Lower's transposing tiles
 __device__ __forceinline__ __half* x0_of(const Work& w, int64_t b) {
   return w.planes + b * w.entry;
 }
+template <int kPlanes>
 __device__ __forceinline__ __half* y0_of(const Work& w, int64_t b) {
-  return w.planes + b * w.entry + 2 * w.plane;
+  return w.planes + b * w.entry + kPlanes * w.plane;
 }
 // 2^(3 − floor(log2 m)) from m's bits: m·scale in [8, 16); 1 for m = 0. Clamped to 2^-126 …
 // 2^126, so that its inverse is a normal number too (exact, and kept under flush-to-zero).
@@ -287,6 +302,7 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
 // Upper, launch 1: blocks [0, n) split A's rows into X (row i from its diagonal block's first
 // column: zeros before i), each scaled by its own largest |x|; blocks from n take B's column
 // maxima. Grid y: batch entries from b0.
+template <int kPlanes>
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_rows_and_maxima(const Problem p, Work w, int64_t b0) {
 #if TRIMM_SM90_DEVICE
@@ -303,7 +319,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
   const int i = int(blockIdx.x), c0 = i / kTile * kTile;
   const float* row = p.A + b * p.stride_a + int64_t(i) * p.lda;
   __half* x0 = x0_of(w, b) + int64_t(i) * w.ldw;
-  __half* x1 = x0 + w.plane;
+  [[maybe_unused]] __half* x1 = x0 + w.plane;
   auto masked = [&](float4 v, int k) {
     v.x = k >= i ? v.x : 0.f;
     v.y = k + 1 >= i ? v.y : 0.f;
@@ -331,11 +347,12 @@ __global__ void __launch_bounds__(kPrepassThreads)
                         w.cap, i, k + e);
     if (k + 4 <= n) {  // ldw is a multiple of 8: 8-byte aligned
       *reinterpret_cast<uint2*>(x0 + k) = *reinterpret_cast<const uint2*>(h0);
-      *reinterpret_cast<uint2*>(x1 + k) = *reinterpret_cast<const uint2*>(h1);
+      if constexpr (kPlanes == 2)
+        *reinterpret_cast<uint2*>(x1 + k) = *reinterpret_cast<const uint2*>(h1);
     } else {
       for (int e = 0; e < 4 && k + e < n; ++e) {
         x0[k + e] = h0[e];
-        x1[k + e] = h1[e];
+        if constexpr (kPlanes == 2) x1[k + e] = h1[e];
       }
     }
   };
@@ -379,6 +396,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // Upper, launch 2: B into Y in kSplitRows × kSplitCols tiles (row k from its diagonal block's
 // first column), each column scaled by its own largest |x|; the last column of tiles writes Y's
 // inverse scales.
+template <int kPlanes>
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_split_b(const Problem p, Work w, int64_t b0) {
 #if TRIMM_SM90_DEVICE
@@ -396,8 +414,8 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #pragma unroll
   for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
   const float* B = p.B + b * p.stride_b;
-  __half* y0 = y0_of(w, b);
-  __half* y1 = y0 + w.plane;
+  __half* y0 = y0_of<kPlanes>(w, b);
+  [[maybe_unused]] __half* y1 = y0 + w.plane;
   float4 v[kSplitRows / 4];
 #pragma unroll
   for (int r = 0; r < kSplitRows / 4; ++r) {
@@ -411,20 +429,28 @@ __global__ void __launch_bounds__(kPrepassThreads)
     if (k >= n || j0 + 3 < k / kTile * kTile) continue;
     const float x[4] = {v[r].x, v[r].y, v[r].z, v[r].w};
     __half h0[4], h1[4];
+    float y[4];
+    bool lost = false;
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const float y = j0 + e >= k ? x[e] : 0.f;
-      split_or_record(y, y * sc[e], h0[e], h1[e], w.counts + 2 * b + 1, w.lost_y + b * w.cap,
-                      w.cap, k, j0 + e);
+      y[e] = j0 + e >= k ? x[e] : 0.f;
+      split(y[e] * sc[e], h0[e], h1[e]);
+      lost |= is_lost(y[e], y[e] * sc[e]);
     }
+    if (lost)  // rare: out of the common path's registers
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        split_or_record(y[e], y[e] * sc[e], h0[e], h1[e], w.counts + 2 * b + 1,
+                        w.lost_y + b * w.cap, w.cap, k, j0 + e);
     const int64_t o = int64_t(k) * w.ldw + j0;
     if (j0 + 4 <= n) {
       *reinterpret_cast<uint2*>(y0 + o) = *reinterpret_cast<const uint2*>(h0);
-      *reinterpret_cast<uint2*>(y1 + o) = *reinterpret_cast<const uint2*>(h1);
+      if constexpr (kPlanes == 2)
+        *reinterpret_cast<uint2*>(y1 + o) = *reinterpret_cast<const uint2*>(h1);
     } else {
       for (int e = 0; e < 4 && j0 + e < n; ++e) {
         y0[o + e] = h0[e];
-        y1[o + e] = h1[e];
+        if constexpr (kPlanes == 2) y1[o + e] = h1[e];
       }
     }
   }
@@ -452,6 +478,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // through shared memory: Y(k, j) = A(j, k)·sa_j, X(j, k) = B(k, j)·sb_j, for the source's lower
 // triangle and, as zeros, the rest of its diagonal 128-blocks (rows k >= (j / 128)·128 of column
 // j). Tiles of column 0 write the inverse scales: X's from B's columns, Y's from A's rows.
+template <int kPlanes>
 __global__ void __launch_bounds__(kPrepassThreads)
     lower_split(const Problem p, Work w, int64_t b0) {
 #if TRIMM_SM90_DEVICE
@@ -482,10 +509,10 @@ __global__ void __launch_bounds__(kPrepassThreads)
   }
   __syncthreads();
   // Write: plane row = source column c0 + r, plane column = source row r0 + tx.
-  __half* y0 = y0_of(w, b);
-  __half* y1 = y0 + w.plane;
+  __half* y0 = y0_of<kPlanes>(w, b);
+  [[maybe_unused]] __half* y1 = y0 + w.plane;
   __half* x0 = x0_of(w, b);
-  __half* x1 = x0 + w.plane;
+  [[maybe_unused]] __half* x1 = x0 + w.plane;
   for (int r = ty; r < kTrTile; r += kPrepassThreads / 32) {
     const int prow = c0 + r, pcol = r0 + tx;
     if (prow >= n || pcol >= n || pcol < prow / kTile * kTile) continue;
@@ -495,11 +522,11 @@ __global__ void __launch_bounds__(kPrepassThreads)
     split_or_record(a, a * pow2_scale_bits(rowmax[pcol]), h0, h1, w.counts + 2 * b + 1,
                     w.lost_y + b * w.cap, w.cap, prow, pcol);
     y0[o] = h0;
-    y1[o] = h1;
+    if constexpr (kPlanes == 2) y1[o] = h1;
     split_or_record(bv, bv * pow2_scale_bits(colmax[prow]), h0, h1, w.counts + 2 * b,
                     w.lost_x + b * w.cap, w.cap, prow, pcol);
     x0[o] = h0;
-    x1[o] = h1;
+    if constexpr (kPlanes == 2) x1[o] = h1;
   }
 #else
   __trap();
@@ -512,7 +539,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // next unit while the consumers store the last. WG0, WG1: consumers, 64 rows of the tile each;
 // warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other triangle, then
 // (kDetect) scan the other triangles of A and B, round-robin over the first `scanners` blocks.
-template <bool kLower, bool kDetect>
+template <int kPlanes, bool kLower, bool kDetect>
 __global__ void __launch_bounds__(kThreads, 1)
     fp16x3_kernel(const __grid_constant__ CUtensorMap map_x0,
                   const __grid_constant__ CUtensorMap map_x1,
@@ -523,8 +550,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
-  Smem& sm = *reinterpret_cast<Smem*>(smem_raw +
-                                      ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
+  constexpr int kRing = kStages<kPlanes>;
+  Smem<kPlanes>& sm = *reinterpret_cast<Smem<kPlanes>*>(
+      smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x, n = int(p.n);
   const int64_t b = batch_offset + blockIdx.y, units = s.num_units();
   float* C = p.C + b * p.stride_c;
@@ -533,7 +561,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   };
   if constexpr (kDetect) allow_dependent_launch();  // the general launch (gated, usually off)
   if (tid == 0) {
-    for (int i = 0; i < kStages; ++i) {
+    for (int i = 0; i < kRing; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
     }
@@ -547,24 +575,25 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 32 * kProducerWarp) {
       wait_for_previous_grid();  // the planes
       const int z = int(b);
-      int q = 0;  // the block's stages so far: ring slot q % kStages
+      int q = 0;  // the block's stages so far: ring slot q % kRing
       for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
         const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
         const int m0 = u.bi * kTile, n0 = u.bj * kTile;
         for (int it = 0; it < steps_of(u); ++it, ++q) {
-          const int slot = q % kStages;
-          if (q >= kStages) ptx::mbar_wait(&sm.empty[slot], ((q / kStages) & 1) ^ 1);
-          Stage& st = sm.st[slot];
+          const int slot = q % kRing;
+          if (q >= kRing) ptx::mbar_wait(&sm.empty[slot], ((q / kRing) & 1) ^ 1);
+          Stage<kPlanes>& st = sm.st[slot];
           const int k0 = int(u.k_begin) + it * kStep;
-          ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes);
-          ptx::tma_load_3d(st.x0, &map_x0, &sm.full[slot], k0, m0, z);
-          ptx::tma_load_3d(st.x1, &map_x1, &sm.full[slot], k0, m0, z);
+          ptx::mbar_arrive_expect_tx(&sm.full[slot], kStageBytes<kPlanes>);
+          ptx::tma_load_3d(st.x[0], &map_x0, &sm.full[slot], k0, m0, z);
+          if constexpr (kPlanes == 2) ptx::tma_load_3d(st.x[1], &map_x1, &sm.full[slot], k0, m0, z);
 #pragma unroll
           for (int j = 0; j < kTile / kBoxN; ++j) {
-            ptx::tma_load_3d(st.y0 + j * kBoxN * kStep, &map_y0, &sm.full[slot],
+            ptx::tma_load_3d(st.y[0] + j * kBoxN * kStep, &map_y0, &sm.full[slot],
                              n0 + j * kBoxN, k0, z);
-            ptx::tma_load_3d(st.y1 + j * kBoxN * kStep, &map_y1, &sm.full[slot],
-                             n0 + j * kBoxN, k0, z);
+            if constexpr (kPlanes == 2)
+              ptx::tma_load_3d(st.y[1] + j * kBoxN * kStep, &map_y1, &sm.full[slot],
+                               n0 + j * kBoxN, k0, z);
           }
         }
       }
@@ -585,9 +614,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   wait_for_previous_grid();  // the inverse scales
   const int wg = tid / 128;
   const bool lane0 = tid % 32 == 0;
-  const uint32_t da = ptx::desc_kmajor_sw128_lo(sm.st[0].x0 + 64 * wg * kStep);
-  const uint32_t db = uint32_t(ptx::desc_mnmajor_sw128(sm.st[0].y0, kBoxBytes));
-  constexpr uint32_t kSlot = kStageBytes >> 4, kPlane = (kTile * kStep * sizeof(__half)) >> 4;
+  const uint32_t da = ptx::desc_kmajor_sw128_lo(sm.st[0].x[0] + 64 * wg * kStep);
+  const uint32_t db = uint32_t(ptx::desc_mnmajor_sw128(sm.st[0].y[0], kBoxBytes));
+  constexpr uint32_t kSlot = kStageBytes<kPlanes> >> 4;
+  [[maybe_unused]] constexpr uint32_t kPlane = (kTile * kStep * sizeof(__half)) >> 4;
   constexpr uint32_t kStepX = (16 * sizeof(__half)) >> 4;          // k16: 32 bytes along a row
   constexpr uint32_t kStepY = (16 * kBoxN * sizeof(__half)) >> 4;  // k16: 16 rows of 128 bytes
   const int q4 = (tid % 128) / 32, g = (tid % 32) / 4, t = tid % 4;
@@ -602,43 +632,68 @@ __global__ void __launch_bounds__(kThreads, 1)
     float acc[64], cross[64], part[64];
 #pragma unroll
     for (int r = 0; r < 64; ++r) acc[r] = cross[r] = part[r] = 0.f;
-    for (int it = 0; it < steps; ++it, ++q) {
-      const int slot = q % kStages;
-      ptx::mbar_wait(&sm.full[slot], (q / kStages) & 1);
+    if constexpr (kPlanes == 2) {
+      for (int it = 0; it < steps; ++it, ++q) {
+        const int slot = q % kRing;
+        ptx::mbar_wait(&sm.full[slot], (q / kRing) & 1);
 #pragma unroll
-      for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
-      ptx::wgmma_fence();
+        for (int r = 0; r < 64; ++r) ptx::pin(part[r]);
+        ptx::wgmma_fence();
 #pragma unroll
-      for (int kk = 0; kk < kStep / 16; ++kk) {
-        const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
-        ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
-                                        ptx::desc_kmajor_sw128_from_lo(c), kk > 0);
+        for (int kk = 0; kk < kStep / 16; ++kk) {
+          const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
+          ptx::wgmma_m64n128k16_ss<false>(part, ptx::desc_kmajor_sw128_from_lo(a),
+                                          ptx::desc_kmajor_sw128_from_lo(c), kk > 0);
+        }
+        ptx::wgmma_commit();
+#pragma unroll
+        for (int kk = 0; kk < kStep / 16; ++kk) {
+          const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
+          ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
+                                          ptx::desc_kmajor_sw128_from_lo(c + kPlane), 1);
+          ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
+                                          ptx::desc_kmajor_sw128_from_lo(c), 1);
+        }
+        ptx::wgmma_commit();
+        ptx::wgmma_wait<1>();  // this stage's main group, and the last stage's cross group
+        if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
+#pragma unroll
+        for (int r = 0; r < 64; ++r) {
+          ptx::pin(part[r]);
+          acc[r] += part[r];
+        }
       }
-      ptx::wgmma_commit();
-#pragma unroll
-      for (int kk = 0; kk < kStep / 16; ++kk) {
-        const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
-        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a),
-                                        ptx::desc_kmajor_sw128_from_lo(c + kPlane), 1);
-        ptx::wgmma_m64n128k16_ss<false>(cross, ptx::desc_kmajor_sw128_from_lo(a + kPlane),
-                                        ptx::desc_kmajor_sw128_from_lo(c), 1);
-      }
-      ptx::wgmma_commit();
-      ptx::wgmma_wait<1>();  // this stage's main group, and the last stage's cross group
-      if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
+      ptx::wgmma_wait<0>();
 #pragma unroll
       for (int r = 0; r < 64; ++r) {
-        ptx::pin(part[r]);
-        acc[r] += part[r];
+        ptx::pin(acc[r]);
+        ptx::pin(cross[r]);
       }
-    }
-    ptx::wgmma_wait<0>();
+      if (lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
+    } else {
+      // One product a k16, summed by the tensor cores over the whole band (as cuBLAS's TF32
+      // mode); a stage's group retired a stage later, its slot released then.
+      for (int it = 0; it < steps; ++it, ++q) {
+        const int slot = q % kRing;
+        ptx::mbar_wait(&sm.full[slot], (q / kRing) & 1);
 #pragma unroll
-    for (int r = 0; r < 64; ++r) {
-      ptx::pin(acc[r]);
-      ptx::pin(cross[r]);
+        for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);  // the zeros written before the fence
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kStep / 16; ++kk) {
+          const uint32_t a = da + slot * kSlot + kStepX * kk, c = db + slot * kSlot + kStepY * kk;
+          ptx::wgmma_m64n128k16_ss<false>(acc, ptx::desc_kmajor_sw128_from_lo(a),
+                                          ptx::desc_kmajor_sw128_from_lo(c), 1);
+        }
+        ptx::wgmma_commit();
+        ptx::wgmma_wait<1>();
+        if (it > 0 && lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
+      }
+      ptx::wgmma_wait<0>();
+#pragma unroll
+      for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+      if (lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kRing]);
     }
-    if (lane0) ptx::mbar_arrive(&sm.empty[(q - 1) % kStages]);
 
     // The column scales first, all loads in flight at once (one at each use stalled 31 % of the
     // probe's first form's issue slots).
@@ -664,7 +719,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int r = 4 * j + 2 * h + e;
-          const float sum = acc[r] + cross[r] * (1.f / 2048.f);
+          const float sum = kPlanes == 2 ? acc[r] + cross[r] * (1.f / 2048.f) : acc[r];
           // The scales' product first: exact (powers of two), where sum·ix alone could leave
           // fp32's range for a C that fits it.
           v[e] = diag && m > c + e ? 0.f : sum * (ix * isy[2 * j + e]);
@@ -803,12 +858,13 @@ void launch_entries(void (*kernel)(Problem, Work, int64_t), int64_t blocks, cons
   }
 }
 
-template <bool kLower, bool kDetect>
+template <int kPlanes, bool kLower, bool kDetect>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = fp16x3_kernel<kLower, kDetect>;
-  constexpr int smem = int(sizeof(Smem)) + 1024;  // + alignment slack
-  sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_fp16x3");
-  const Layout l = layout_of(p.n, p.batch);  // p.workspace holds l.bytes (attach_workspace)
+  constexpr auto kernel = fp16x3_kernel<kPlanes, kLower, kDetect>;
+  constexpr int smem = int(sizeof(Smem<kPlanes>)) + 1024;  // + alignment slack
+  sm90::check_launch_registers<kernel, kLaunchRegs>(kPlanes == 2 ? "sm90_fp16x3" : "sm90_fp16x1");
+  // p.workspace holds l.bytes (the host API's attach_workspace).
+  const Layout l = layout_of(p.n, p.batch, kPlanes);
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   unsigned char* base = static_cast<unsigned char*>(p.workspace);
   const size_t vec = size_t(p.batch) * size_t(p.n);
@@ -837,24 +893,27 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
       int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows);
   if constexpr (kLower) {
     launch_entries(lower_maxima, tall, p, w, /*dependent=*/false, stream);
-    launch_entries(lower_split,
+    launch_entries(lower_split<kPlanes>,
                    int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
                    /*dependent=*/true, stream);
   } else {
-    launch_entries(upper_rows_and_maxima, n + tall, p, w, /*dependent=*/false, stream);
-    launch_entries(upper_split_b,
+    launch_entries(upper_rows_and_maxima<kPlanes>, n + tall, p, w, /*dependent=*/false, stream);
+    launch_entries(upper_split_b<kPlanes>,
                    int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows),
                    p, w, /*dependent=*/true, stream);
   }
-  // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1.
+  // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1 (one plane an
+  // operand: X0, Y0; the kernel never reads the maps x1 and y1 then).
   const half_t* planes = reinterpret_cast<const half_t*>(w.planes);
   const CUtensorMap x0 = sm90::make_map(planes, p.n, l.ldw, l.entry, p.batch, kBoxN, kTile);
-  const CUtensorMap x1 =
-      sm90::make_map(planes + l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kTile);
   const CUtensorMap y0 =
-      sm90::make_map(planes + 2 * l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kStep);
-  const CUtensorMap y1 =
-      sm90::make_map(planes + 3 * l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kStep);
+      sm90::make_map(planes + kPlanes * l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kStep);
+  const CUtensorMap x1 =
+      kPlanes == 1 ? x0
+                   : sm90::make_map(planes + l.plane, p.n, l.ldw, l.entry, p.batch, kBoxN, kTile);
+  const CUtensorMap y1 = kPlanes == 1 ? y0
+                                      : sm90::make_map(planes + 3 * l.plane, p.n, l.ldw, l.entry,
+                                                       p.batch, kBoxN, kStep);
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
@@ -873,15 +932,16 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                      (2 * l.cap * chunks + kPrepassThreads / 32 - 1) / (kPrepassThreads / 32),
                      dev.sms),
                  p, w, /*dependent=*/true, stream);
-  // More lost elements than the lists hold: sm90_tf32x3 recomputes C (its blocks return at once
-  // where the flag is clear; its fix-up pass for split tiles, at n where they split, is not
-  // gated and adds the +0 of the mirror tiles fp16x3 zeroed). Under Detect the API's general
-  // launch recomputes, on kLostBits.
+  // More lost elements than the lists hold: sm90_tf32x3 (sm90_tf32 for fp16x1) recomputes C
+  // (its blocks return at once where the flag is clear; its fix-up pass for split tiles, at n
+  // where they split, is not gated and adds the +0 of the mirror tiles fp16x3 zeroed). Under
+  // Detect the API's general launch recomputes, on kLostBits.
   if (p.gate == nullptr) {
     Problem fallback = p;
     fallback.gate = w.flag;
     fallback.path = Path::Fallback;
-    launch_sm90_tf32x3(fallback, dev, stream);
+    kPlanes == 2 ? launch_sm90_tf32x3(fallback, dev, stream)
+                 : launch_sm90_tf32(fallback, dev, stream);
   }
 }
 
@@ -889,7 +949,11 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
 }  // namespace sm90_fp16x3
 
 size_t fp16x3_workspace_bytes(int64_t n, int64_t batch) {
-  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch).bytes;
+  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 2).bytes;
+}
+
+size_t fp16x1_workspace_bytes(int64_t n, int64_t batch) {
+  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 1).bytes;
 }
 
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
@@ -897,11 +961,17 @@ void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream) 
   if (p.path == Path::Dense) return launch_sm90_tf32x3(p, dev, stream);
   const bool lower = p.fill == Fill::Lower, detect = p.gate != nullptr;
   if (detect)
-    lower ? sm90_fp16x3::launch<true, true>(p, dev, stream)
-          : sm90_fp16x3::launch<false, true>(p, dev, stream);
+    lower ? sm90_fp16x3::launch<2, true, true>(p, dev, stream)
+          : sm90_fp16x3::launch<2, false, true>(p, dev, stream);
   else
-    lower ? sm90_fp16x3::launch<true, false>(p, dev, stream)
-          : sm90_fp16x3::launch<false, false>(p, dev, stream);
+    lower ? sm90_fp16x3::launch<2, true, false>(p, dev, stream)
+          : sm90_fp16x3::launch<2, false, false>(p, dev, stream);
+}
+
+// Precision tf32 (Structure::Detect is refused for it before any launch).
+void launch_sm90_fp16x1(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  p.fill == Fill::Lower ? sm90_fp16x3::launch<1, true, false>(p, dev, stream)
+                        : sm90_fp16x3::launch<1, false, false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
