@@ -33,12 +33,11 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // options.workspace for `batch` problems of order n with these options: for options.kernel =
 // "sm90_fp16x3", its prepass's planes (four fp16 copies of the operands' halves, some vectors of
 // n and lists: ~8·n² bytes a problem, 134 MB at n = 4096), 256-byte aligned; for "sm90_fp16x1",
-// two planes (~4·n² bytes); with Structure::Detect, 4
-// bytes for its flag word, or, with that kernel, 256 + its planes (the flag word first, the
-// planes 256 bytes in); 0 otherwise (dispatch's own choices need none). Host only: no device is
-// queried. Throws InvalidArgument for an unknown options.kernel or a negative n or batch. The
-// workspace must not overlap A, B or C (the calls refuse it by name), and calls that may run at
-// the same time need their own.
+// two planes (~4·n² bytes); with Structure::Detect, 4 bytes for its flag word, or, with
+// sm90_fp16x3, 256 + its planes (the flag word first, the planes 256 bytes in); 0 otherwise
+// (dispatch's own choices need none). Host only: no device is queried. Throws InvalidArgument
+// for an unknown options.kernel or a negative n or batch. The workspace must not overlap A, B or
+// C (the calls refuse it by name), and calls that may run at the same time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
 
 // The same on double operands: fp64 FMA on the CUDA cores (one kernel, "simt_fp64": a plain
