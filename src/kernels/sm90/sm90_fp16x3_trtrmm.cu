@@ -32,8 +32,9 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured (H200, n = 4096, Upper; bench/RESULTS.md, session 22): prepass 39 + 20 µs, product
-// 125 µs (ncu); the call 0.181–0.184 ms against sm90_tf32x3's 0.208. The five prepass forms that
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-23): prepass 39 + 20 µs,
+// product 125 µs, corrections 14 µs (ncu); the call 0.201–0.205 ms (0.181–0.184 before the
+// corrections) against sm90_tf32x3's 0.208. The five prepass forms that
 // led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
