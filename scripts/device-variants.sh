@@ -12,6 +12,8 @@
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base, test_gpu and
 #                                          test_gpu_16bit, and run these first)
+#   VAR_TEST_VARIANTS="both"              (with VAR_TESTS: these variants' tests too, built and
+#                                          run like base's; by default only base is tested)
 #   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_ROUNDS=3                          (rounds of the whole bench; default 2)
@@ -54,6 +56,9 @@ while read -r name file expr; do
     fi
   fi
 done < "${VARIANTS:?}"
+tested() {  # " name ": whether this tree's GPU tests are built and run
+  [ -n "${VAR_TESTS:-}" ] && [[ " base ${VAR_TEST_VARIANTS:-} " == *$1* ]]
+}
 build() {  # source dir, build dir, targets
   local src=$1 dir=$2 tests=OFF; shift 2
   [[ " $* " == *" test_"* ]] && tests=ON
@@ -66,16 +71,17 @@ build() {  # source dir, build dir, targets
     [ "$v" != base ] && diff -r "$root/src" "$src/src" | grep -E "^[<>]" | head -8 | sed "s/^/$v: /"
     targets=(trimm_cli)
     # shellcheck disable=SC2206
-    [ "$v" = base ] && [ -n "${VAR_TESTS:-}" ] && targets+=($test_targets)
+    tested " $v " && targets+=($test_targets)
     build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
-  if [ -n "${VAR_TESTS:-}" ]; then
+  for v in "${names[@]}"; do
+    tested " $v " || continue
     for t in $test_targets; do
-      echo "$t:"
-      "$work/build-base/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
+      echo "$v $t:"
+      "$work/build-$v/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
     done
-  fi
+  done
   runs=()
   if [ -n "${VAR_RUNS:-}" ]; then
     IFS=';' read -ra runs <<< "$VAR_RUNS"
