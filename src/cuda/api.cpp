@@ -70,7 +70,6 @@ void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Opt
                           " (trtrmm_workspace_bytes); got " + std::to_string(o.workspace_bytes) +
                           " bytes" + (o.workspace != nullptr && misaligned ? ", misaligned" : ""));
   p.workspace = static_cast<unsigned char*>(o.workspace) + offset;
-  p.workspace_bytes = o.workspace_bytes - offset;
 }
 
 // The kernel a call on p runs (dispatch::choose), for these operands' alignment.

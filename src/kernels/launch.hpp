@@ -53,10 +53,9 @@ struct GatedProblem : MatrixProblem<T> {
   // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
   Path path = Path::Structured;
-  // options.workspace, for the kernels that keep data there (sm90_fp16x3's planes); checked by
-  // their launchers against what they need.
+  // The kernel's own share of options.workspace (sm90_fp16x3's and sm90_fp16x1's planes), which
+  // the host API has checked against the kernel table's KernelEntry::workspace (attach_workspace).
   void* workspace = nullptr;
-  size_t workspace_bytes = 0;
 };
 
 // fp32, the kernel table's problem.
