@@ -12,8 +12,8 @@
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base, test_gpu and
 #                                          test_gpu_16bit, and run these first)
-#   VAR_TEST_VARIANTS="both"              (with VAR_TESTS: these variants' tests too, built and
-#                                          run like base's; by default only base is tested)
+#   VAR_TEST_VARIANTS="both"              (with VAR_TESTS: the variants whose tests are built and
+#                                          run, "base" among them if wanted; default base only)
 #   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_ROUNDS=3                          (rounds of the whole bench; default 2)
@@ -57,7 +57,7 @@ while read -r name file expr; do
   fi
 done < "${VARIANTS:?}"
 tested() {  # " name ": whether this tree's GPU tests are built and run
-  [ -n "${VAR_TESTS:-}" ] && [[ " base ${VAR_TEST_VARIANTS:-} " == *$1* ]]
+  [ -n "${VAR_TESTS:-}" ] && [[ " ${VAR_TEST_VARIANTS:-base} " == *$1* ]]
 }
 build() {  # source dir, build dir, targets
   local src=$1 dir=$2 tests=OFF; shift 2
