@@ -88,13 +88,15 @@ build() {  # source dir, build dir, targets
   else
     for k in ${VAR_KERNELS:-sm90_tf32x3}; do runs+=("--kernel $k ${VAR_ARGS:-}"); done
   fi
+  sizes=$(tr -s ' ' ',' <<< "${VAR_SIZES:-4096}")  # the CLI takes a comma list
   for round in $(seq "${VAR_ROUNDS:-2}"); do
     for v in "${names[@]}"; do
       for args in "${runs[@]}"; do
         printf "round %s  %-16s " "$round" "$v"
         # shellcheck disable=SC2086
-        "$work/build-$v/tools/cli/trimm" bench --sizes "${VAR_SIZES:-4096}" --no-anchors $args \
-          2>&1 | grep -E "^[0-9]+ +trimm " | tr '\n' ' '
+        run=$("$work/build-$v/tools/cli/trimm" bench --sizes "$sizes" --no-anchors $args 2>&1)
+        # No timed row means the run failed: show why rather than an empty line.
+        grep -E "^[0-9]+ +trimm " <<< "$run" | tr '\n' ' ' || echo -n "NO RESULT: ${run: -300}"
         echo
       done
     done

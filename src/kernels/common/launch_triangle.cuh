@@ -199,8 +199,11 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm;
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
+  // Path::Fallback (a launch gated on a flag that is almost always clear) splits no tile: its
+  // fix-up pass would run, ungated, after every call (at 2048 the most of a 35 µs cost).
   const sched::TriangleSchedule s =
-      sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense);
+      sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense,
+                           /*split=*/p.path != Path::Fallback);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
   sched::DispatchOrder banded;
   const sched::DispatchOrder& order =

@@ -934,9 +934,8 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                      dev.sms),
                  p, w, /*dependent=*/true, stream);
   // More lost elements than the lists hold: sm90_tf32x3 (sm90_tf32 for fp16x1) recomputes C
-  // (its blocks return at once where the flag is clear; its fix-up pass for split tiles, at n
-  // where they split, is not gated and adds the +0 of the mirror tiles fp16x3 zeroed). Under
-  // Detect the API's general launch recomputes, on kLostBits.
+  // (its blocks return at once where the flag is clear; under Path::Fallback it splits no tile,
+  // so no fix-up pass follows). Under Detect the API's general launch recomputes, on kLostBits.
   if (p.gate == nullptr) {
     Problem fallback = p;
     fallback.gate = w.flag;
