@@ -868,7 +868,9 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuWideRanges,
 // diagonal, and are zero outside a 16-wide window): counted twice, or not at all, it fails.
 // Structure::Triangular (the other triangles NaN: never read) and Detect (zeros there; the gate
 // shows whether the lists overflowed). Every kernel; the fp64 reference (the tf32 kernels,
-// sm90_fp16x1's lists and fallback among them, against GpuTrtrmm's tf32 bound).
+// sm90_fp16x1's lists and fallback among them, against GpuTrtrmm's tf32 bound). n = 2600: the
+// H200's sm90_fp16x3 blocks take two tiles each (its helper warps correct a tile while the
+// consumers compute the next).
 class GpuLostElements
     : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool, Structure>>,
       public Seeded {
@@ -969,7 +971,7 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElements,
                          ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
-                                            ::testing::Values(256, 1000),
+                                            ::testing::Values(256, 1000, 2600),
                                             ::testing::Bool(),
                                             ::testing::Values(Structure::Triangular,
                                                               Structure::Detect)),
