@@ -13,6 +13,8 @@
 #   NCU_KERNELS="simt_fp32"                (kernels to profile with Nsight Compute at n = 4096)
 #   NCU_RUNS="--kernel sm90_16bit --dtype bf16; --kernel sm90_tf32 --precision tf32"
 #                                          (instead of NCU_KERNELS: one profile per argument list)
+#   NCU_KERNEL_REGEX="fp16x3_kernel"       (ncu: which launches count, as a kernel-name regex;
+#                                           default the product kernels' names)
 #   NCU_SOURCE_ARGS="--kernel sm90_16bit --dtype bf16"
 #                                          (ncu_source: warp-stall samples per SASS instruction
 #                                           of one kernel at n = 4096; default sm90_tf32x3)
@@ -160,7 +162,8 @@ ncu_bench() {
   local bench_args=$1
   shift
   # shellcheck disable=SC2086
-  ncu --clock-control none --kernel-name "regex:trtrmm_kernel|_small_kernel|small_fp32_kernel" \
+  ncu --clock-control none \
+    --kernel-name "regex:${NCU_KERNEL_REGEX:-trtrmm_kernel|_small_kernel|small_fp32_kernel}" \
     --launch-skip 2 --launch-count 1 "$@" \
     "$build/tools/cli/trimm" bench --sizes 4096 --runs 1 --warmup 2 --no-anchors $bench_args
 }
