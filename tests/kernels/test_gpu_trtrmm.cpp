@@ -869,8 +869,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuWideRanges,
 // Structure::Triangular (the other triangles NaN: never read) and Detect (zeros there; the gate
 // shows whether the lists overflowed). Every kernel; the fp64 reference (the tf32 kernels,
 // sm90_fp16x1's lists and fallback among them, against GpuTrtrmm's tf32 bound). n = 2600: the
-// H200's sm90_fp16x3 blocks take two tiles each (its helper warps correct a tile while the
-// consumers compute the next).
+// persistent kernels' blocks take two tiles or more (sm90_fp16x3's on the H200).
 class GpuLostElements
     : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool, Structure>>,
       public Seeded {

@@ -200,7 +200,8 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
   // A batch fills the machine by itself: split only what one problem's share cannot balance.
   const int64_t slots_per_problem = std::max<int64_t>(1, (slots + p.batch - 1) / p.batch);
   // Path::Fallback (a launch gated on a flag that is almost always clear) splits no tile: its
-  // fix-up pass would run, ungated, after every call (at 2048 the most of a 35 µs cost).
+  // fix-up pass would run, ungated, after every call (sm90_fp16x3 at 2048: 0.098 ms with it,
+  // 0.072 without; bench/RESULTS.md, session 24).
   const sched::TriangleSchedule s =
       sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense,
                            /*split=*/p.path != Path::Fallback);
