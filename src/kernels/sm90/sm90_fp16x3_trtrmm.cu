@@ -32,10 +32,11 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-23): prepass 39 + 20 µs,
-// product 125 µs, corrections 14 µs (ncu); the call 0.201–0.205 ms (0.181–0.184 before the
-// corrections) against sm90_tf32x3's 0.208. The five prepass forms that
-// led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-24): prepass 40 + 21 µs,
+// product 125 µs, corrections 11–15 µs, the gated fallback 3 µs (ncu); the call 0.198–0.201 ms
+// (0.185 without the two launches after the product) against sm90_tf32x3's 0.209. The five
+// prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
+// once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
