@@ -877,22 +877,26 @@ class GpuLostElements
   void SetUp() override { SKIP_WITHOUT_GPU(); }
 };
 
-TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
-  SCOPED_TRACE(test::seed_note(seed_));
-  const auto [fill, n, many, structure] = GetParam();
-  const bool detect = structure == Structure::Detect;
+// GpuLostElements' operands (n × n, ld n): the huge rows (every eighth, `many`, or two short ones)
+// and the all-lost element C(r, c). Detect: zeros in the other triangles, else NaN there.
+struct LostInputs {
+  std::vector<float> A, B;
+  int64_t r, c;
+};
+LostInputs lost_inputs(Fill fill, int64_t n, bool many, bool detect, std::mt19937_64& rng) {
   auto operand = [&] {
-    return detect ? test::make<float>(test::Kind::Triangular, fill, n, n, test::normal(rng_), rng_)
-                  : test::make_triangular<float>(fill, n, n, test::normal(rng_));
+    return detect ? test::make<float>(test::Kind::Triangular, fill, n, n, test::normal(rng), rng)
+                  : test::make_triangular<float>(fill, n, n, test::normal(rng));
   };
-  auto A = operand();
-  auto B = operand();
+  LostInputs in{operand(), operand(), 0, 0};
   auto at = [n](std::vector<float>& x, int64_t i, int64_t j) -> float& {
     return x[size_t(i * n + j)];
   };
   // C(r, c) below: Σ over the window lo < k < hi of A(r, k)·B(k, c), all lost × lost.
   const int64_t lo = n / 4 + 1, hi = lo + 17;
   const int64_t r = fill == Fill::Upper ? lo : hi, c = fill == Fill::Upper ? hi : lo;
+  in.r = r;
+  in.c = c;
   std::vector<int64_t> huge;
   if (many) {  // (clear of the window: a 2^40 there would dwarf the rest of C's norm)
     for (int64_t i = 0; i < n; i += 8)
@@ -902,38 +906,82 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
     huge = {i, fill == Fill::Upper ? i - 8 : i + 8};
   }
   for (const int64_t i : huge) {
-    at(A, i, i) = 0x1p40f;
-    for (int64_t j = 0; j < n; ++j) at(B, i, j) *= 0x1p-40f;
+    at(in.A, i, i) = 0x1p40f;
+    for (int64_t j = 0; j < n; ++j) at(in.B, i, j) *= 0x1p-40f;
   }
   std::normal_distribution<float> z(0.f, 1.f);
   for (int64_t k = 0; k < n; ++k) {
     const bool window = lo < k && k < hi;
     if (test::in_triangle(fill, r, k)) {
-      at(A, r, k) = window ? z(rng_) : 0.f;
-      at(B, r, k) = 0.f;  // nothing for A(r, r) = 2^40 to magnify into C
+      at(in.A, r, k) = window ? z(rng) : 0.f;
+      at(in.B, r, k) = 0.f;  // nothing for A(r, r) = 2^40 to magnify into C
     }
     if (test::in_triangle(fill, k, c)) {
-      at(B, k, c) = window ? z(rng_) : 0.f;
-      at(A, k, c) = 0.f;  // nor for B(c, c)
+      at(in.B, k, c) = window ? z(rng) : 0.f;
+      at(in.A, k, c) = 0.f;  // nor for B(c, c)
     }
   }
-  at(A, r, r) = 0x1p40f;
-  at(B, c, c) = 0x1p40f;
-  std::vector<double> ref(static_cast<size_t>(n * n)), mag(ref.size());
-  cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
-  ASSERT_GT(std::abs(ref[size_t(r * n + c)]), 1e-3) << "the all-lost element is a sum of N(0, 1)";
-  {  // (|A|·|B|)(i, j), the tf32 bound's scale
-    auto absolute = [](std::vector<float> x) {
-      for (float& v : x) v = std::isnan(v) ? v : std::fabs(v);
-      return x;
-    };
-    const auto Aabs = absolute(A), Babs = absolute(B);
-    cpu::reference_trtrmm(fill, n, Aabs.data(), n, Babs.data(), n, mag.data(), n);
+  at(in.A, r, r) = 0x1p40f;
+  at(in.B, c, c) = 0x1p40f;
+  return in;
+}
+
+// The fp64 reference of LostInputs, and |A|·|B| (the tf32 bound's scale).
+struct LostReference {
+  std::vector<double> ref, mag;
+};
+LostReference lost_reference(Fill fill, int64_t n, const LostInputs& in) {
+  LostReference r{std::vector<double>(static_cast<size_t>(n * n)),
+                  std::vector<double>(static_cast<size_t>(n * n))};
+  cpu::reference_trtrmm(fill, n, in.A.data(), n, in.B.data(), n, r.ref.data(), n);
+  auto absolute = [](std::vector<float> x) {
+    for (float& v : x) v = std::isnan(v) ? v : std::fabs(v);
+    return x;
+  };
+  const auto Aabs = absolute(in.A), Babs = absolute(in.B);
+  cpu::reference_trtrmm(fill, n, Aabs.data(), n, Babs.data(), n, r.mag.data(), n);
+  return r;
+}
+
+// Whether `got` (n × n, ld ldc) is within GpuLostElements' bounds of the reference for the
+// kernel's precision: fp32's allclose, or (tf32) the tf32 bound on |A|·|B| with exact zeros
+// outside the triangle.
+::testing::AssertionResult lost_close(const std::string& kernel, Fill fill, int64_t n,
+                                      const float* got, int64_t ldc, const LostReference& r) {
+  std::vector<double> out(r.ref.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) out[size_t(i * n + j)] = got[i * ldc + j];
+  if (precision_of(kernel) != Precision::Tf32) {
+    if (test::is_close(fill, n, out.data(), n, r.ref.data(), n, {1e-6, 1e-3, 1e-4}))
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << kernel << ": not close to the fp64 reference";
   }
   const double tf32_bound = 1.1 * (std::ldexp(1.0, -10) + 2.0 * double(n) * std::ldexp(1.0, -23));
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const size_t e = size_t(i * n + j);
+      const bool ok = test::in_triangle(fill, i, j)
+                          ? std::abs(out[e] - r.ref[e]) <= tf32_bound * r.mag[e]
+                          : out[e] == 0.0;
+      bad += ok ? 0 : 1;
+    }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << kernel << ": " << bad << " elements past the tf32 bound (or nonzero outside)";
+}
+
+TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n, many, structure] = GetParam();
+  const bool detect = structure == Structure::Detect;
+  const LostInputs in = lost_inputs(fill, n, many, detect, rng_);
+  const LostReference r = lost_reference(fill, n, in);
+  ASSERT_GT(std::abs(r.ref[size_t(in.r * n + in.c)]), 1e-3)
+      << "the all-lost element is a sum of N(0, 1)";
   std::vector<float> C0(static_cast<size_t>(n * n));
   test::poison(C0);
-  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  DeviceBuffer<float> dA(in.A), dB(in.B), dC(C0);
   for (const std::string& kernel : every_kernel()) {
     if (!runs_here(kernel, n)) continue;
     if (kernel == "naive_fp32" && n > 1024) continue;
@@ -946,22 +994,7 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
     trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
     TEST_CUDA(cudaGetLastError());
     const auto C = dC.download();
-    std::vector<double> got(C.begin(), C.end());
-    if (precision_of(kernel) == Precision::Tf32) {
-      int64_t bad = 0;
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-          const size_t e = size_t(i * n + j);
-          const bool ok = test::in_triangle(fill, i, j)
-                              ? std::abs(got[e] - ref[e]) <= tf32_bound * mag[e]
-                              : got[e] == 0.0;
-          bad += ok ? 0 : 1;
-        }
-      EXPECT_EQ(bad, 0) << kernel << ": elements past the tf32 bound (or nonzero outside)";
-    } else {
-      EXPECT_TRUE(test::is_close(fill, n, got.data(), n, ref.data(), n, {1e-6, 1e-3, 1e-4}))
-          << kernel;
-    }
+    EXPECT_TRUE(lost_close(kernel, fill, n, C.data(), n, r));
     // The corrections, not the fallback, where the lists hold the lost elements.
     if (detect && kernel == "sm90_fp16x3")
       EXPECT_EQ((ws.first_word() & 32u) != 0u, many) << "flags " << ws.first_word();
@@ -979,6 +1012,60 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElements,
                                   std::to_string(std::get<1>(info.param)) +
                                   (std::get<2>(info.param) ? "_many" : "_few") + "_" +
                                   to_string(std::get<3>(info.param));
+                         });
+
+// Three problems in one call, each with its own lost elements (the same places, other values):
+// each entry's lists, corrections and flag. `overflow`: the middle entry's lists overflow, so the
+// gated fallback recomputes the whole batch; without it, a correction added to the wrong entry
+// shows (the values differ between entries).
+class GpuLostElementsBatched
+    : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool>>,
+      public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_P(GpuLostElementsBatched, EachEntryItsOwnLists) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n, overflow] = GetParam();
+  constexpr int64_t batch = 3;
+  const int64_t stride = n * n;
+  std::vector<LostInputs> in;
+  std::vector<LostReference> refs;
+  std::vector<float> A, B;
+  for (int64_t b = 0; b < batch; ++b) {
+    in.push_back(lost_inputs(fill, n, overflow && b == 1, /*detect=*/false, rng_));
+    refs.push_back(lost_reference(fill, n, in.back()));
+    A.insert(A.end(), in.back().A.begin(), in.back().A.end());
+    B.insert(B.end(), in.back().B.begin(), in.back().B.end());
+  }
+  std::vector<float> C0(static_cast<size_t>(batch * stride));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  for (const std::string& kernel : every_kernel()) {
+    if (!runs_here(kernel, n)) continue;
+    if (kernel == "naive_fp32" && n > 1024) continue;
+    Options o;
+    o.kernel = kernel;
+    const test::Workspace ws(o, n, batch);
+    dC.upload(C0);
+    trtrmm_strided_batched(fill, n, dA.get(), n, stride, dB.get(), n, stride, dC.get(), n, stride,
+                           batch, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    for (int64_t b = 0; b < batch; ++b)
+      EXPECT_TRUE(lost_close(kernel, fill, n, C.data() + b * stride, n, refs[size_t(b)]))
+          << "batch entry " << b;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElementsBatched,
+                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(256, 1000), ::testing::Bool()),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
+                                  std::to_string(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_overflow" : "_within");
                          });
 
 // Errors: named, thrown before anything is written.
