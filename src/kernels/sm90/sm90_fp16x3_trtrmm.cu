@@ -151,7 +151,7 @@ struct Work {
   unsigned* counts;     // X's lost elements of entry b at 2b, Y's at 2b + 1 (past cap: overflow)
   Lost *lost_x, *lost_y;
   uint32_t* flag;       // kLostBits where a list overflowed: Structure::Detect's gate, else ours
-  __half* planes;       // X0, X1, Y0, Y1 of entry 0
+  __half* planes;       // entry 0's planes: X0, X1, Y0, Y1 (fp16x1: X0, Y0)
   int64_t ldw, plane, entry, cap;
 };
 
@@ -851,7 +851,7 @@ double unit_cost(const sched::WorkUnit& u) {
 // entries, one launch per 65535 of them (`kernel(p, w, first entry)`); `dependent`: the first
 // launch as a programmatic dependent of the stream's previous kernel (the kernel waits for it).
 void launch_entries(void (*kernel)(Problem, Work, int64_t), int64_t blocks, const Problem& p,
-             const Work& w, bool dependent, cudaStream_t stream) {
+                    const Work& w, bool dependent, cudaStream_t stream) {
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const dim3 grid(unsigned(blocks), unsigned(std::min(kMaxGridY, p.batch - b0)));
