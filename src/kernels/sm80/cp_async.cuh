@@ -18,6 +18,12 @@ __device__ __forceinline__ void copy16(void* dst, const void* src, int src_bytes
                : "memory");
 }
 
+// 4 bytes (both addresses 4-byte aligned), through L1 (.cg takes 16-byte copies only).
+__device__ __forceinline__ void copy4(void* dst, const void* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_address(dst)), "l"(src)
+               : "memory");
+}
+
 __device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 
 // Waits until at most kPending of this thread's committed groups are still in flight.

@@ -9,8 +9,9 @@
 // a k16, summed by the tensor cores over the band as cuBLAS's TF32 mode; the same prepass with
 // one plane an operand, kPlanes = 1 below.) The elements further below their row's (column's)
 // largest ("lost": fp16 would hold them to fewer bits) go into the planes as zeros and into
-// lists; after the product a correction launch adds their products in fp32, and where the lists
-// overflow (n / 4 entries an operand) a launch of sm90_tf32x3 gated on a flag recomputes C.
+// lists; the product's helper warps add their products in fp32 to each tile once it is stored
+// (Detect: a launch after the product), and where the lists overflow (n / 4 entries an operand)
+// a launch of sm90_tf32x3 gated on a flag recomputes C.
 //
 // Two launches before the product (the prepass), into the caller's workspace
 // (fp16x3_workspace_bytes): the planes X0, X1, Y0, Y1 (fp16x1: X0, Y0; n × ldw halves each,
@@ -20,8 +21,8 @@
 // writes exact zeros across the diagonal 128-blocks' other triangle, the only part of it the
 // product reads, so the mainloop masks nothing.
 //   Upper: launch 1 splits A's rows, a block a row held in registers (A read once), beside B's
-//     column maxima in 256 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
-//   Lower: launch 1 takes A's row and B's column maxima in 256 × 128 tiles; launch 2 splits both
+//     column maxima in 128 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
+//   Lower: launch 1 takes A's row and B's column maxima in 128 × 128 tiles; launch 2 splits both
 //     in 32 × 32 tiles transposed through shared memory.
 // The product: sm90_16bit's skeleton (a TMA ring of 64-k stages, two consumer warpgroups of
 // m64n128k16, persistent blocks walking packed unit lists), two planes per operand a stage. A
@@ -43,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
@@ -52,6 +54,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm90/launch_registers.hpp"
+#include "kernels/sm80/cp_async.cuh"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/scan_outside.cuh"
 #include "kernels/sm90/tensor_map.cuh"
@@ -81,6 +84,13 @@ static_assert(Cfg.consumers == 2 && kTile == 128 && kStep == 64,
 constexpr int kLaunchRegs = 168, kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs, "setmaxnreg's budget");
 
+// Tiles the consumers may hand the helper warps before waiting for the first one's corrections
+// (a helper's tile can take longer than a short tile's mainloop; the backlog catches up later).
+constexpr int kHandoffs = 8;
+// Lost entries a helper warp gathers at once (their operand values into shared memory by
+// cp.async, which takes no registers) before it adds their products: a round trip a group.
+constexpr int kStaged = 4;
+
 // One stage: X's planes (m 128 × k 64) K-major and Y's (k 64 × n 128: two boxes of 64 columns)
 // N-major, rows of 128 bytes in TMA's 128-byte swizzle.
 template <int kPlanes>
@@ -88,16 +98,29 @@ struct alignas(1024) Stage {
   __half x[kPlanes][kTile * kStep];
   __half y[kPlanes][kStep * kTile];
 };
-template <int kPlanes>
+// Structure::Triangular: the consumers hand each stored tile to the helper warps (its lost
+// elements' products). The block's u-th tile completes a phase of stored[u % kHandoffs] once the
+// consumers have stored it, and of corrected[u % kHandoffs] once the helpers have added them:
+// the consumers run up to kHandoffs tiles ahead of the helpers.
+struct Handoff {
+  uint64_t stored[kHandoffs], corrected[kHandoffs];
+  // Each helper warp's gathered values: an entry's 128 of the other operand (X entries) or of X
+  // and of the rows' inverse scales (Y entries), a lane's at 32·q + lane.
+  float staged[kHelperThreads / 32][kStaged][2][kTile];
+};
+struct NoHandoff {};  // Detect: its helper warps scan instead (and L1 keeps the 12 KB)
+template <int kPlanes, bool kDetect>
 struct Smem {
   Stage<kPlanes> st[kStages<kPlanes>];
   uint64_t full[kStages<kPlanes>], empty[kStages<kPlanes>];
+  std::conditional_t<kDetect, NoHandoff, Handoff> h;
 };
 template <int kPlanes>
 [[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage<kPlanes>);
 // One Y box: the descriptors' leading byte offset.
 [[maybe_unused]] constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(__half);
-static_assert(sizeof(Smem<2>) + 1024 <= 227 * 1024 && sizeof(Smem<1>) + 1024 <= 227 * 1024,
+static_assert(sizeof(Smem<2, false>) + 1024 <= 227 * 1024 &&
+                  sizeof(Smem<1, false>) + 1024 <= 227 * 1024,
               "the ring fits one SM's shared memory");
 
 // --- the workspace ----------------------------------------------------------------------------
@@ -156,11 +179,11 @@ struct Work {
 };
 
 constexpr int kPrepassThreads = 256;
-// The corrections' unit of work: a warp this many elements of one lost entry's row or column.
+// correct_lost's unit of work: a warp this many elements of one lost entry's row or column.
 constexpr int kLostChunk = 256;
 static_assert(kLostChunk % 32 == 0, "a chunk is whole warp-wide steps");
 // Maxima tiles (kTallRows × kTallCols: a warp a row, a float4 a lane) and split tiles.
-constexpr int kTallRows = 256, kTallCols = 128, kSplitRows = 32, kSplitCols = 256;
+constexpr int kTallRows = 128, kTallCols = 128, kSplitRows = 32, kSplitCols = 256;
 constexpr int kTrTile = 32;  // Lower's transposing tiles
 
 // --- the prepass ------------------------------------------------------------------------------
@@ -197,11 +220,16 @@ __device__ __forceinline__ void split(float x, __half& h0, __half& h1) {
 // Lost elements: nonzero x whose scaled value xs = x·s (s its row's or column's scale) is below
 // fp16's smallest normal, 2^-14, where h0 and h1 turn subnormal and hold x to only ~2^-36 of
 // s's unit (docs/sm90_fp16x3_plan.md, "The accuracy limit"). They go into the planes as zeros
-// and into a list; after the product, correct_lost adds their products in fp32. (x, not xs, is
-// tested against zero: xs may underflow. NaN and Inf are never lost.)
+// and into a list; the corrections (correct_tile, correct_lost) add their products in fp32.
+// (x, not xs, is tested against zero: xs may underflow. NaN and Inf are never lost.)
 constexpr float kLostBelow = 0x1p-14f;
 __device__ __forceinline__ bool is_lost(float x, float xs) {
   return x != 0.f && fabsf(xs) < kLostBelow;
+}
+// Whether x (of a row whose inverse scale is inv_s) is held by the planes, not lost: |x·s| >=
+// 2^-14 as |x| >= 2^-14 / s (powers of two: exact, where x·s may underflow).
+__device__ __forceinline__ bool in_planes(float x, float inv_s) {
+  return !(x != 0.f && fabsf(x) < kLostBelow * inv_s);
 }
 // Appends (row, col, x) to a list of `cap` slots; past it only the count grows (and stops
 // growing soon after, so that it cannot wrap).
@@ -220,6 +248,35 @@ __device__ __forceinline__ void split_or_record(float x, float xs, __half& h0, _
     record_lost(count, list, cap, row, col, x);
   } else {
     split(xs, h0, h1);
+  }
+}
+
+// Four consecutive elements x of a plane row (row, col … col + 3), each scaled by its s[e], into
+// h0 at p0 and h1 at p1, those from `end` on left out; lost ones recorded instead.
+template <int kPlanes>
+__device__ __forceinline__ void split_store4(const float (&x)[4], const float (&s)[4], __half* p0,
+                                             [[maybe_unused]] __half* p1, int col, int end,
+                                             unsigned* count, Lost* list, int64_t cap, int row) {
+  __half h0[4], h1[4];
+  bool lost = false;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    split(x[e] * s[e], h0[e], h1[e]);
+    lost |= is_lost(x[e], x[e] * s[e]);
+  }
+  if (lost)  // rare: out of the common path's registers
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      split_or_record(x[e], x[e] * s[e], h0[e], h1[e], count, list, cap, row, col + e);
+  if (col + 4 <= end) {  // ldw is a multiple of 8: 8-byte aligned
+    *reinterpret_cast<uint2*>(p0) = *reinterpret_cast<const uint2*>(h0);
+    if constexpr (kPlanes == 2)
+      *reinterpret_cast<uint2*>(p1) = *reinterpret_cast<const uint2*>(h1);
+  } else {
+    for (int e = 0; e < 4 && col + e < end; ++e) {
+      p0[e] = h0[e];
+      if constexpr (kPlanes == 2) p1[e] = h1[e];
+    }
   }
 }
 
@@ -334,29 +391,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
                           fmaxf(finite_abs(v.z), finite_abs(v.w))));
   };
   auto split4 = [&](float4 v, int k, float s) {
-    const float x[4] = {v.x, v.y, v.z, v.w};
-    __half h0[4], h1[4];
-    bool lost = false;
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      split(x[e] * s, h0[e], h1[e]);
-      lost |= is_lost(x[e], x[e] * s);
-    }
-    if (lost)  // rare: out of the common path's registers
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        split_or_record(x[e], x[e] * s, h0[e], h1[e], w.counts + 2 * b, w.lost_x + b * w.cap,
-                        w.cap, i, k + e);
-    if (k + 4 <= n) {  // ldw is a multiple of 8: 8-byte aligned
-      *reinterpret_cast<uint2*>(x0 + k) = *reinterpret_cast<const uint2*>(h0);
-      if constexpr (kPlanes == 2)
-        *reinterpret_cast<uint2*>(x1 + k) = *reinterpret_cast<const uint2*>(h1);
-    } else {
-      for (int e = 0; e < 4 && k + e < n; ++e) {
-        x0[k + e] = h0[e];
-        if constexpr (kPlanes == 2) x1[k + e] = h1[e];
-      }
-    }
+    const float x[4] = {v.x, v.y, v.z, v.w}, sc[4] = {s, s, s, s};
+    split_store4<kPlanes>(x, sc, x0 + k, x1 + k, k, n, w.counts + 2 * b, w.lost_x + b * w.cap,
+                          w.cap, i);
   };
   float m = 0.f;
   float4 v[kRowVecs];
@@ -429,32 +466,11 @@ __global__ void __launch_bounds__(kPrepassThreads)
   for (int r = 0; r < kSplitRows / 4; ++r) {
     const int k = ti * kSplitRows + t / 64 + 4 * r;
     if (k >= n || j0 + 3 < k / kTile * kTile) continue;
-    const float x[4] = {v[r].x, v[r].y, v[r].z, v[r].w};
-    __half h0[4], h1[4];
-    float y[4];
-    bool lost = false;
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      y[e] = j0 + e >= k ? x[e] : 0.f;
-      split(y[e] * sc[e], h0[e], h1[e]);
-      lost |= is_lost(y[e], y[e] * sc[e]);
-    }
-    if (lost)  // rare: out of the common path's registers
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        split_or_record(y[e], y[e] * sc[e], h0[e], h1[e], w.counts + 2 * b + 1,
-                        w.lost_y + b * w.cap, w.cap, k, j0 + e);
+    const float y[4] = {j0 >= k ? v[r].x : 0.f, j0 + 1 >= k ? v[r].y : 0.f,
+                        j0 + 2 >= k ? v[r].z : 0.f, j0 + 3 >= k ? v[r].w : 0.f};
     const int64_t o = int64_t(k) * w.ldw + j0;
-    if (j0 + 4 <= n) {
-      *reinterpret_cast<uint2*>(y0 + o) = *reinterpret_cast<const uint2*>(h0);
-      if constexpr (kPlanes == 2)
-        *reinterpret_cast<uint2*>(y1 + o) = *reinterpret_cast<const uint2*>(h1);
-    } else {
-      for (int e = 0; e < 4 && j0 + e < n; ++e) {
-        y0[o + e] = h0[e];
-        if constexpr (kPlanes == 2) y1[o + e] = h1[e];
-      }
-    }
+    split_store4<kPlanes>(y, sc, y0 + o, y1 + o, j0, n, w.counts + 2 * b + 1,
+                          w.lost_y + b * w.cap, w.cap, k);
   }
 #else
   __trap();
@@ -535,25 +551,142 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #endif
 }
 
+// --- the lost elements, added back ------------------------------------------------------------
+// In the product's frame (Ĉ = triu(X·Y); Upper X = A, Y = B, Ĉ = C; Lower X = Bᵀ, Y = Aᵀ,
+// Ĉ = Cᵀ), with X = X' + X_lost and Y = Y' + Y_lost (X', Y' what the planes hold):
+// Ĉ = triu(X'·Y') + triu(X_lost·Y) + triu(X'·Y_lost). An X entry (i, k, x) adds x·Y(k, j) to
+// Ĉ(i, j) for j >= k; a Y entry (k, j, y) adds X'(i, k)·y for i <= k, X' without its lost
+// elements (the entry's own test, from the row's inverse scale), so that a product of two lost
+// elements is added once. fp32 atomics: entries may meet in an element. Structure::Triangular:
+// the product's helper warps add a tile's share once its consumers have stored it
+// (correct_tile); Detect: a launch after the product (correct_lost).
+#if TRIMM_SM90_DEVICE
+// Entry b's X, Y and Ĉ, indexed in the product's frame. (It refers to the kernel's parameter,
+// not a copy of its fields: the helper warps' 56 registers cannot hold those.)
+template <bool kLower>
+struct Frame {
+  const Problem& p;
+  int64_t b;
+  __device__ const float* xp(int r, int c) const {
+    return kLower ? p.B + b * p.stride_b + int64_t(c) * p.ldb + r
+                  : p.A + b * p.stride_a + int64_t(r) * p.lda + c;
+  }
+  __device__ const float* yp(int r, int c) const {
+    return kLower ? p.A + b * p.stride_a + int64_t(c) * p.lda + r
+                  : p.B + b * p.stride_b + int64_t(r) * p.ldb + c;
+  }
+  __device__ float x(int r, int c) const { return *xp(r, c); }
+  __device__ float y(int r, int c) const { return *yp(r, c); }
+  __device__ float* c(int r, int c) const {
+    return p.C + b * p.stride_c + (kLower ? int64_t(c) * p.ldc + r : int64_t(r) * p.ldc + c);
+  }
+};
+
+// The products of entry b's lost elements that land in tile (bi, bj) of Ĉ, by the helper warps
+// (ht: 0 … kHelperThreads − 1). A warp reads 32 entries at a time, a lane one; a ballot keeps
+// those that reach the tile (rand at 4096: ~60 entries a list, almost none a tile). Of those,
+// kStaged at a time: the whole warp gathers their values into its part of shared memory
+// (`staged`; a lane a column of an X entry's row, a row of a Y entry's column), waits once, then
+// adds their products. The atomics are reductions (no return waited on).
+template <bool kLower>
+__device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work& w, int64_t b,
+                                             int n, int bi, int bj, int ht,
+                                             float (&staged)[kStaged][2][kTile]) {
+  constexpr int kWarps = kHelperThreads / 32, kPer = kTile / 32;
+  // Read again for each tile (from L2), not held across the unit loop: registers.
+  const unsigned nx = w.counts[2 * b], ny = w.counts[2 * b + 1];
+  if (nx > unsigned(w.cap) || ny > unsigned(w.cap)) return;  // the fallback recomputes C
+  const int lane = ht % 32, m0 = bi * kTile, n0 = bj * kTile;
+  const int m1 = min(n, m0 + kTile), n1 = min(n, n0 + kTile);
+  const float* inv_sx = w.inv_sx + b * n;
+  for (unsigned e0 = 32u * unsigned(ht / 32); e0 < nx + ny; e0 += 32u * kWarps) {
+    const unsigned e = e0 + unsigned(lane);
+    Lost l{};
+    bool reach = false;
+    if (e < nx) {  // its row in the tile, and a column j >= its own there
+      l = w.lost_x[b * w.cap + e];
+      reach = l.row >= m0 && l.row < m1 && l.col < n1;
+    } else if (e < nx + ny) {  // its column in the tile, and a row i <= its own there
+      l = w.lost_y[b * w.cap + (e - nx)];
+      reach = l.col >= n0 && l.col < n1 && l.row >= m0;
+    }
+    for (unsigned hit = __ballot_sync(0xffffffffu, reach); hit != 0u;) {
+      unsigned rest = hit;  // the hits after this group's kStaged
+      for (int k = 0; k < kStaged && rest != 0u; ++k) rest &= rest - 1u;
+      const unsigned group = hit & ~rest;
+      int s = 0;
+      for (unsigned g = group; g != 0u; g &= g - 1u, ++s) {
+        const int src = __ffs(int(g)) - 1;
+        const int row = __shfl_sync(0xffffffffu, l.row, src);
+        const int col = __shfl_sync(0xffffffffu, l.col, src);
+        if (e0 + unsigned(src) < nx) {  // uniform across the warp
+#pragma unroll 1
+          for (int q = 0; q < kPer; ++q) {
+            const int j = n0 + 32 * q + lane;
+            if (j >= col && j < n1) cp_async::copy4(&staged[s][0][32 * q + lane], f.yp(col, j));
+          }
+        } else {
+#pragma unroll 1
+          for (int q = 0; q < kPer; ++q) {
+            const int i = m0 + 32 * q + lane;
+            if (i <= row && i < m1) {
+              cp_async::copy4(&staged[s][0][32 * q + lane], f.xp(i, row));
+              cp_async::copy4(&staged[s][1][32 * q + lane], inv_sx + i);
+            }
+          }
+        }
+      }
+      cp_async::commit();
+      cp_async::wait<0>();  // a lane reads back only what it copied itself
+      s = 0;
+      for (unsigned g = group; g != 0u; g &= g - 1u, ++s) {
+        const int src = __ffs(int(g)) - 1;
+        const int row = __shfl_sync(0xffffffffu, l.row, src);
+        const int col = __shfl_sync(0xffffffffu, l.col, src);
+        const float value = __shfl_sync(0xffffffffu, l.value, src);
+        if (e0 + unsigned(src) < nx) {
+#pragma unroll 1
+          for (int q = 0; q < kPer; ++q) {
+            const int j = n0 + 32 * q + lane;
+            if (j >= col && j < n1)
+              atomicAdd(f.c(row, j), value * staged[s][0][32 * q + lane]);
+          }
+        } else {
+#pragma unroll 1
+          for (int q = 0; q < kPer; ++q) {
+            const int i = m0 + 32 * q + lane;
+            if (i > row || i >= m1) continue;
+            const float x = staged[s][0][32 * q + lane];
+            if (in_planes(x, staged[s][1][32 * q + lane])) atomicAdd(f.c(i, col), x * value);
+          }
+        }
+      }
+      hit = rest;
+    }
+  }
+}
+#endif  // TRIMM_SM90_DEVICE
+
 // --- the product ------------------------------------------------------------------------------
 // Persistent where the packed layouts apply (sched::BlockUnits over the dispatch order, as
 // sm90_16bit): the ring continues from a block's unit to the next, so the producer loads the
 // next unit while the consumers store the last. WG0, WG1: consumers, 64 rows of the tile each;
 // warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other triangle, then
-// (kDetect) scan the other triangles of A and B, round-robin over the first `scanners` blocks.
+// (kDetect) scan the other triangles of A and B, round-robin over the first `scanners` blocks,
+// or (Triangular) add the lost elements' products to each tile the consumers have stored.
 template <int kPlanes, bool kLower, bool kDetect>
 __global__ void __launch_bounds__(kThreads, 1)
     fp16x3_kernel(const __grid_constant__ CUtensorMap map_x0,
                   const __grid_constant__ CUtensorMap map_x1,
                   const __grid_constant__ CUtensorMap map_y0,
                   const __grid_constant__ CUtensorMap map_y1, const Problem p, const Work w,
-                  sched::TriangleSchedule s, int64_t batch_offset, int scanners,
+                  sched::TriangleSchedule s, int64_t batch_offset, int scanners, bool correct,
                   const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   constexpr int kRing = kStages<kPlanes>;
-  Smem<kPlanes>& sm = *reinterpret_cast<Smem<kPlanes>*>(
+  Smem<kPlanes, kDetect>& sm = *reinterpret_cast<Smem<kPlanes, kDetect>*>(
       smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x, n = int(p.n);
   const int64_t b = batch_offset + blockIdx.y, units = s.num_units();
@@ -567,6 +700,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
     }
+    if constexpr (!kDetect)
+      for (int i = 0; i < kHandoffs; ++i) {
+        ptx::mbar_init(&sm.h.stored[i], kConsumerThreads);
+        ptx::mbar_init(&sm.h.corrected[i], kHelperThreads);
+      }
     ptx::mbar_init_fence();
   }
   __syncthreads();
@@ -606,8 +744,25 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<false, float>(C, p.ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
-      if constexpr (kDetect)
+      if constexpr (kDetect) {
         sm90::scan_outside<kLower>(p, batch_offset, scanners, ht, kHelperThreads);
+      } else if (correct) {
+        // Each unit's share of the lost elements' products, once the consumers have stored it.
+        // Lists past their capacity: the flag sends the call to the fallback launch, which
+        // recomputes C.
+        wait_for_previous_grid();  // the lists, the inverse scales (before any load of them: L1)
+        if (blockIdx.x == 0 && ht == 0 &&
+            (w.counts[2 * b] > unsigned(w.cap) || w.counts[2 * b + 1] > unsigned(w.cap)))
+          atomicOr(w.flag, kLostBits);
+        const Frame<kLower> f{p, b};
+        int done = 0;  // the block's units so far
+        for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x); ++done) {
+          const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+          ptx::mbar_wait(&sm.h.stored[done % kHandoffs], (done / kHandoffs) & 1);
+          correct_tile<kLower>(f, w, b, n, u.bi, u.bj, ht, sm.h.staged[ht / 32]);
+          ptx::mbar_arrive(&sm.h.corrected[done % kHandoffs]);
+        }
+      }
     }
     return;
   }
@@ -626,6 +781,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const float* inv_sx = w.inv_sx + b * n;
   const float* inv_sy = w.inv_sy + b * n;
   int q = 0;
+  [[maybe_unused]] int done = 0;  // Triangular: the units stored so far
   for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
     const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
     const int m0 = u.bi * kTile, n0 = u.bj * kTile, steps = steps_of(u);
@@ -741,23 +897,25 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
     }
-    if constexpr (kDetect)
+    if constexpr (kDetect) {
       if (__any_sync(0xffffffffu, nonfinite) && lane0) atomicOr(p.gate, kNonFiniteOut);
+    } else if (correct) {
+      // The tile to the helpers (its corrections). The one kHandoffs before must be corrected
+      // first, so that no stored[] barrier runs two phases ahead of the helpers' waits.
+      const int slot = done % kHandoffs;
+      if (done >= kHandoffs) ptx::mbar_wait(&sm.h.corrected[slot], (done / kHandoffs - 1) & 1);
+      ptx::mbar_arrive(&sm.h.stored[slot]);
+      ++done;
+    }
   }
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
 }
 
-// --- the lost elements, added back ------------------------------------------------------------
-// In the product's frame (Ĉ = triu(X·Y); Upper X = A, Y = B, Ĉ = C; Lower X = Bᵀ, Y = Aᵀ,
-// Ĉ = Cᵀ), with X = X' + X_lost and Y = Y' + Y_lost (X', Y' what the planes hold):
-// Ĉ = triu(X'·Y') + triu(X_lost·Y) + triu(X'·Y_lost). An X entry (i, k, x) adds x·Y(k, j) to
-// Ĉ(i, j) for j >= k; a Y entry (k, j, y) adds X'(i, k)·y for i <= k, X' without its lost
-// elements (the entry's own test, from the row's inverse scale), so that a product of two lost
-// elements is added once. A warp a chunk of an entry; fp32 atomics (entries may meet in an
-// element). Where either list overflowed nothing is added: the flag sends the call to its
-// fallback instead.
+// Structure::Detect: a warp a chunk of an entry, after the product (its helper warps scan the
+// other triangles). Where either list overflowed nothing is added: the flag sends the call to
+// its fallback instead.
 template <bool kLower>
 __global__ void __launch_bounds__(kPrepassThreads)
     correct_lost(const Problem p, Work w, int64_t b0) {
@@ -771,18 +929,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
     return;
   }
   const int n = int(p.n), lane = threadIdx.x % 32;
-  const float* A = p.A + b * p.stride_a;
-  const float* B = p.B + b * p.stride_b;
-  float* C = p.C + b * p.stride_c;
-  auto x_at = [&](int r, int c) {
-    return kLower ? B[int64_t(c) * p.ldb + r] : A[int64_t(r) * p.lda + c];
-  };
-  auto y_at = [&](int r, int c) {
-    return kLower ? A[int64_t(c) * p.lda + r] : B[int64_t(r) * p.ldb + c];
-  };
-  auto c_at = [&](int r, int c) {
-    return kLower ? C + int64_t(c) * p.ldc + r : C + int64_t(r) * p.ldc + c;
-  };
+  const Frame<kLower> f{p, b};
   const float* inv_sx = w.inv_sx + b * n;
   // An output the correction takes past fp32's range is flagged as the epilogue flags its own
   // (Detect's exact launch then recomputes; outside Detect the flag word ignores the bit). Once a
@@ -809,11 +956,11 @@ __global__ void __launch_bounds__(kPrepassThreads)
       for (int q = 0; q < kPer; ++q) {
         const int j = c0 + 32 * q + lane;
         if (j >= l.col && j < n) on |= 1u << q;
-        v[q] = on >> q & 1u ? y_at(l.col, j) : 0.f;
+        v[q] = on >> q & 1u ? f.y(l.col, j) : 0.f;
       }
 #pragma unroll
       for (int q = 0; q < kPer; ++q)
-        if (on >> q & 1u) add(c_at(l.row, c0 + 32 * q + lane), l.value * v[q]);
+        if (on >> q & 1u) add(f.c(l.row, c0 + 32 * q + lane), l.value * v[q]);
     } else {
       const Lost l = w.lost_y[b * w.cap + (e - nx)];
       if (c0 > l.row) continue;
@@ -821,18 +968,17 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #pragma unroll
       for (int q = 0; q < kPer; ++q) {
         const int i = c0 + 32 * q + lane;
-        v[q] = i <= l.row ? x_at(i, l.row) : 0.f;
+        v[q] = i <= l.row ? f.x(i, l.row) : 0.f;
         inv[q] = i <= l.row ? inv_sx[i] : 0.f;
       }
 #pragma unroll
       for (int q = 0; q < kPer; ++q) {
         const int i = c0 + 32 * q + lane;
-        // |x·s_i| < 2^-14 as |x| < 2^-14 / s_i (powers of two: exact, and x·s_i may underflow).
-        if (i <= l.row && !(v[q] != 0.f && fabsf(v[q]) < kLostBelow * inv[q])) on |= 1u << q;
+        if (i <= l.row && in_planes(v[q], inv[q])) on |= 1u << q;
       }
 #pragma unroll
       for (int q = 0; q < kPer; ++q)
-        if (on >> q & 1u) add(c_at(c0 + 32 * q + lane, l.col), v[q] * l.value);
+        if (on >> q & 1u) add(f.c(c0 + 32 * q + lane, l.col), v[q] * l.value);
     }
   }
   if (overflow) atomicOr(w.flag, kNonFiniteOut);
@@ -863,7 +1009,7 @@ void launch_entries(void (*kernel)(Problem, Work, int64_t), int64_t blocks, cons
 template <int kPlanes, bool kLower, bool kDetect>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = fp16x3_kernel<kPlanes, kLower, kDetect>;
-  constexpr int smem = int(sizeof(Smem<kPlanes>)) + 1024;  // + alignment slack
+  constexpr int smem = int(sizeof(Smem<kPlanes, kDetect>)) + 1024;  // + alignment slack
   sm90::check_launch_registers<kernel, kLaunchRegs>(kPlanes == 2 ? "sm90_fp16x3" : "sm90_fp16x1");
   // p.workspace holds l.bytes (the host API's attach_workspace).
   const Layout l = layout_of(p.n, p.batch, kPlanes);
@@ -916,6 +1062,7 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const CUtensorMap y1 = kPlanes == 1 ? y0
                                       : sm90::make_map(planes + 3 * l.plane, p.n, l.ldw, l.entry,
                                                        p.batch, kBoxN, kStep);
+  bool helpers_correct = false;
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
@@ -923,17 +1070,26 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                    // Detect: the first wave of blocks scans the other triangles.
                    const int scanners =
                        kDetect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
+                   // Triangular: the helper warps add the lost elements' products where every
+                   // block of the call is resident (the same for every chunk of the batch):
+                   // there a block's last corrections delay only the call's end, where blocks
+                   // queue for SMs they would delay the next block.
+                   helpers_correct = !kDetect && int64_t(grid.x) * p.batch <= slots;
                    launch_maybe_dependent(b0 == 0, kernel, grid, dim3(kThreads), smem, stream,
-                                          x0, x1, y0, y1, p, w, s, b0, scanners, order);
+                                          x0, x1, y0, y1, p, w, s, b0, scanners, helpers_correct,
+                                          order);
                  },
                  config::kSm90Fp16x3Band);
-  // The lost elements' products: a warp a chunk of an entry, up to a wave of blocks.
-  const int64_t chunks = (p.n + kLostChunk - 1) / kLostChunk;
-  launch_entries(correct_lost<kLower>,
-                 std::min<int64_t>(
-                     (2 * l.cap * chunks + kPrepassThreads / 32 - 1) / (kPrepassThreads / 32),
-                     dev.sms),
-                 p, w, /*dependent=*/true, stream);
+  // Otherwise the lost elements' products after the product: a warp a chunk of an entry, up to
+  // a wave of blocks.
+  if (!helpers_correct) {
+    const int64_t chunks = (p.n + kLostChunk - 1) / kLostChunk;
+    launch_entries(correct_lost<kLower>,
+                   std::min<int64_t>(
+                       (2 * l.cap * chunks + kPrepassThreads / 32 - 1) / (kPrepassThreads / 32),
+                       dev.sms),
+                   p, w, /*dependent=*/true, stream);
+  }
   // More lost elements than the lists hold: sm90_tf32x3 (sm90_tf32 for fp16x1) recomputes C
   // (its blocks return at once where the flag is clear; under Path::Fallback it splits no tile,
   // so no fix-up pass follows). Under Detect the API's general launch recomputes, on kLostBits.
