@@ -10,8 +10,9 @@
 // one plane an operand, kPlanes = 1 below.) The elements further below their row's (column's)
 // largest ("lost": fp16 would hold them to fewer bits) go into the planes as zeros and into
 // lists; the product's helper warps add their products in fp32 to each tile once it is stored
-// (Detect: a launch after the product), and where the lists overflow (n / 4 entries an operand)
-// a launch of sm90_tf32x3 gated on a flag recomputes C.
+// where every block of the call is resident (elsewhere, and under Detect, a launch after the
+// product), and where the lists overflow (n / 4 entries an operand) a launch of sm90_tf32x3
+// gated on a flag recomputes C.
 //
 // Two launches before the product (the prepass), into the caller's workspace
 // (fp16x3_workspace_bytes): the planes X0, X1, Y0, Y1 (fp16x1: X0, Y0; n × ldw halves each,
@@ -33,9 +34,9 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-24): prepass 40 + 21 µs,
-// product 125 µs, corrections 11–15 µs, the gated fallback 3 µs (ncu); the call 0.198–0.201 ms
-// (0.185 without the two launches after the product) against sm90_tf32x3's 0.209. The five
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-25): prepass 40 + 21 µs,
+// product 125–130 µs with the corrections, the gated fallback 3 µs (ncu); the call
+// 0.189–0.191 ms against sm90_tf32x3's 0.209. The five
 // prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
 // once this kernel ran.
 #include <cuda.h>
