@@ -560,7 +560,8 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // elements (the entry's own test, from the row's inverse scale), so that a product of two lost
 // elements is added once. fp32 atomics: entries may meet in an element. Structure::Triangular:
 // the product's helper warps add a tile's share once its consumers have stored it
-// (correct_tile); Detect: a launch after the product (correct_lost).
+// (correct_tile) where every block of the call is resident; elsewhere, and under Detect, a
+// launch after the product (correct_lost).
 #if TRIMM_SM90_DEVICE
 // Entry b's X, Y and Ĉ, indexed in the product's frame. (It refers to the kernel's parameter,
 // not a copy of its fields: the helper warps' 56 registers cannot hold those.)
@@ -914,9 +915,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// Structure::Detect: a warp a chunk of an entry, after the product (its helper warps scan the
-// other triangles). Where either list overflowed nothing is added: the flag sends the call to
-// its fallback instead.
+// A warp a chunk of an entry, after the product: under Structure::Detect (its helper warps scan
+// the other triangles) and where the product's blocks are not all resident. Where either list
+// overflowed nothing is added: the flag sends the call to its fallback instead.
 template <bool kLower>
 __global__ void __launch_bounds__(kPrepassThreads)
     correct_lost(const Problem p, Work w, int64_t b0) {
