@@ -35,9 +35,11 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // n and lists: ~8·n² bytes a problem, 134 MB at n = 4096), 256-byte aligned; for "sm90_fp16x1",
 // two planes (~4·n² bytes); with Structure::Detect, 4 bytes for its flag word, or, with
 // sm90_fp16x3, 256 + its planes (the flag word first, the planes 256 bytes in); 0 otherwise
-// (dispatch's own choices need none). Host only: no device is queried. Throws InvalidArgument
-// for an unknown options.kernel or a negative n or batch. The workspace must not overlap A, B or
-// C (the calls refuse it by name), and calls that may run at the same time need their own.
+// (dispatch's own choices need none; given sm90_fp16x3's or sm90_fp16x1's bytes, dispatch uses
+// them where those kernels are faster: Options::workspace). Host only: no device is queried.
+// Throws InvalidArgument for an unknown options.kernel or a negative n or batch. The workspace
+// must not overlap A, B or C (the calls refuse it by name), and calls that may run at the same
+// time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
 
 // The same on double operands: fp64 FMA on the CUDA cores (one kernel, "simt_fp64": a plain
@@ -111,10 +113,10 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
                             bfloat16_t* C, int64_t ldc, int64_t stride_c, int64_t batch,
                             Stream stream = nullptr, const Options& options = {});
 
-// The name of the kernel that trtrmm on float operands would run for this size and options on
-// the current device, for operands with 16-byte aligned pointers and leading dimensions that are
-// multiples of 4 (other operands skip the TMA kernels, see README); options.structure is not
-// considered.
+// The name of the kernel that trtrmm on float operands would run for this size and options
+// (options.workspace included) on the current device, for one problem whose operands have
+// 16-byte aligned pointers and leading dimensions that are multiples of 4 (other operands skip
+// the TMA kernels, see README); options.structure is not considered.
 const char* selected_kernel(int64_t n, const Options& options = {});
 // The same for these very operands, whose alignment decides whether TMA kernels can take them,
 // and for options.structure (Detect may run another kernel than Triangular).

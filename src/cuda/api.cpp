@@ -72,11 +72,17 @@ void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Opt
   p.workspace = static_cast<unsigned char*>(o.workspace) + offset;
 }
 
-// The kernel a call on p runs (dispatch::choose), for these operands' alignment.
+// The bytes of options.workspace a kernel's own data may take (attach_workspace's alignment).
+size_t usable_workspace(const Options& o) {
+  const bool aligned = reinterpret_cast<uintptr_t>(o.workspace) % 256 == 0;
+  return o.workspace != nullptr && aligned ? o.workspace_bytes : 0;
+}
+
+// The kernel a call on p runs (dispatch::choose), for these operands' alignment and workspace.
 dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p,
                         const Options& o) {
   return dispatch::choose(dev.cc, o.precision, p.n, o.kernel, kernels::tma_compatible(p),
-                          o.structure);
+                          o.structure, usable_workspace(o), p.batch);
 }
 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
@@ -346,7 +352,9 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
 }
 
 const char* selected_kernel(int64_t n, const Options& options) {
-  return dispatch::select(current_device().cc, options.precision, n, options.kernel).name;
+  return dispatch::select(current_device().cc, options.precision, n, options.kernel,
+                          /*tma_ok=*/true, usable_workspace(options))
+      .name;
 }
 
 const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,

@@ -19,34 +19,41 @@ constexpr int kAnyCc = 1000;
 // times the triangle's work) only up to kSmallDetectN: 0.0229 ms at 512 (the reference: 0.019).
 constexpr int64_t kSmallN = 1024, kSmallDetectN = 512, kAnyN = INT64_MAX;
 
+// The kernels that need a workspace (a prepass into it) are taken only for one problem whose call
+// brings it (select), from the sizes where they were measured to win on the H200 (sessions
+// 24-25, forced, one problem): sm90_fp16x3 0.105 ms at 3072 against sm90_tf32x3's 0.132, 0.190
+// against 0.209 at 4096, 1.10 against 1.46 at 8192 (2048: 0.067 against 0.065, a loss);
+// sm90_fp16x1 0.124 against sm90_tf32's 0.171 at 4096, 0.58 against 1.19 at 8192 (below 4096
+// not compared). Batches: not measured.
+constexpr int64_t kFp16x3MinN = 3072, kFp16x1MinN = 4096;
+
 const KernelEntry kTable[] = {
     {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN, false,
      kernels::launch_simt_small_fp32,
      "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision",
      nullptr},
-    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
-     kernels::launch_sm90_tf32,
-     "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles",
-     nullptr},
-    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
-     kernels::launch_sm90_tf32x3,
-     "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles",
-     nullptr},
-    // Forced only until the bench shows where it wins (docs/sm90_fp16x3_plan.md): it needs a
-    // workspace, which dispatch cannot assume. Structure::Detect: flags as sm90_tf32x3's, whose
-    // dense mode is its general launch.
-    {"sm90_fp16x3", Precision::Fp32, 90, 90, 0, kAnyN, false, true, 0, true,
-     kernels::launch_sm90_fp16x3,
-     "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
-     "options.workspace), 128x128 tiles",
-     kernels::fp16x3_workspace_bytes},
     // Precision tf32 as one scaled fp16 plane an operand (a prepass into options.workspace), one
-    // product a k16: error like TF32's (an 11-bit significand either way). Forced only.
-    {"sm90_fp16x1", Precision::Tf32, 90, 90, 0, kAnyN, false, true, 0, false,
+    // product a k16: error like TF32's (an 11-bit significand either way).
+    {"sm90_fp16x1", Precision::Tf32, 90, 90, kFp16x1MinN, kAnyN, true, true, 0, false,
      kernels::launch_sm90_fp16x1,
      "tf32-class: one scaled fp16 plane an operand, 1 product on wgmma m64n128k16 (a prepass "
      "into options.workspace), 128x128 tiles",
      kernels::fp16x1_workspace_bytes},
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
+     kernels::launch_sm90_tf32,
+     "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles",
+     nullptr},
+    // Structure::Detect: flags as sm90_tf32x3's, whose dense mode is its general launch (taken
+    // only when forced: slower than sm90_tf32x3's Detect, session 24).
+    {"sm90_fp16x3", Precision::Fp32, 90, 90, kFp16x3MinN, kAnyN, true, true, 0, true,
+     kernels::launch_sm90_fp16x3,
+     "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
+     "options.workspace), 128x128 tiles",
+     kernels::fp16x3_workspace_bytes},
+    {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
+     kernels::launch_sm90_tf32x3,
+     "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles",
+     nullptr},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_sm80_tf32x3,
      "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k", nullptr},
@@ -209,7 +216,7 @@ const KernelEntry* table_begin() { return std::begin(kTable); }
 const KernelEntry* table_end() { return std::end(kTable); }
 
 const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
-                          bool tma_ok) {
+                          bool tma_ok, size_t workspace, int64_t batch) {
   if (!forced.empty()) {
     const KernelEntry& e = forced_entry(kTable, forced, cc, tma_ok, 4, "");
     if (!implements(e, precision, true))
@@ -220,7 +227,8 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
   }
   for (const KernelEntry& e : kTable)
     if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
-        n <= e.max_n && (tma_ok || !e.needs_tma))
+        n <= e.max_n && (tma_ok || !e.needs_tma) &&
+        (e.workspace == nullptr || (batch == 1 && workspace >= e.workspace(n, batch))))
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
                         ": no trimm kernel implements it on sm_" + std::to_string(cc));
@@ -242,14 +250,18 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 }
 
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
-              Structure structure) {
-  const KernelEntry& k = select(cc, precision, n, forced, tma_ok);
-  if (structure != Structure::Detect || k.flags) return {&k, false};
+              Structure structure, size_t workspace, int64_t batch) {
+  const bool detect = structure == Structure::Detect;
+  const KernelEntry& k =
+      select(cc, precision, n, forced, tma_ok, detect ? 0 : workspace, batch);
+  if (!detect || k.flags) return {&k, false};
   if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true};
   const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;
   if (forced.empty() && fp32)
     for (const KernelEntry& e : kTable)
-      if (e.flags && e.automatic && runs_on(e, cc) && (tma_ok || !e.needs_tma)) return {&e, false};
+      if (e.flags && e.automatic && e.workspace == nullptr && runs_on(e, cc) &&
+          (tma_ok || !e.needs_tma))
+        return {&e, false};
   return {&k, k.exact_max_n > 0};
 }
 

@@ -30,7 +30,8 @@ struct KernelEntry {
   LaunchFn launch;
   const char* what;     // one line for --help and the bench
   // The device memory it needs in options.workspace for `batch` problems of order n (nullptr:
-  // none). Only entries run when forced may need one (trtrmm_workspace_bytes relies on it).
+  // none). Dispatch takes such an entry only for one problem whose call brings that much
+  // (select's `workspace`): its own choices need none (trtrmm_workspace_bytes relies on it).
   size_t (*workspace)(int64_t n, int64_t batch);
 };
 
@@ -40,21 +41,24 @@ const KernelEntry* table_end();
 
 // The kernel for this call. `forced` non-empty: that entry, which must exist, run on `cc`,
 // implement `precision` (Auto accepts any) and accept the operands (`tma_ok`: see needs_tma).
+// Otherwise the first automatic entry that fits; one that needs a workspace only where `batch`
+// is 1 and the call's usable workspace (`workspace` bytes, 256-byte aligned) holds it.
 // Throws InvalidArgument naming `kernel`/`precision`.
 const KernelEntry& select(int cc, Precision precision, int64_t n, const std::string& forced,
-                          bool tma_ok = true);
+                          bool tma_ok = true, size_t workspace = 0, int64_t batch = 1);
 
 // What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
 // exact path (every k in plain fp32: up to its exact_max_n, or that kernel forced by name), past
 // it the first automatic kernel with flags that runs here (precision Auto or Fp32), else the
-// exact path where the chosen kernel has one. A Detect choice with neither (exact false, a kernel
-// without flags) is for the caller to refuse.
+// exact path where the chosen kernel has one; never, unforced, one that needs a workspace
+// (sm90_fp16x3's Detect ran slower than sm90_tf32x3's). A Detect choice with neither (exact
+// false, a kernel without flags) is for the caller to refuse.
 struct Choice {
   const KernelEntry* kernel;
   bool exact;  // Path::Exact, no flags
 };
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
-              Structure structure);
+              Structure structure, size_t workspace = 0, int64_t batch = 1);
 // Whether the entry named `name` has a Structure::Detect path (flags or exact), and the names of
 // those that do, for the error that refuses the others.
 bool has_detect_path(const std::string& name);

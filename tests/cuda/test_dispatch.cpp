@@ -1,6 +1,8 @@
 // The dispatch table, on the CPU: what runs where, and the errors for impossible requests.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <tuple>
 
@@ -118,11 +120,46 @@ TEST(Dispatch, EveryEntryHasANameALauncherAndAConcretePrecision) {
   }
 }
 
-// trtrmm_workspace_bytes answers for dispatch's choices without asking which: only forced
-// entries may need a workspace.
-TEST(Dispatch, OnlyForcedKernelsNeedAWorkspace) {
-  for (const KernelEntry* e = table_begin(); e != table_end(); ++e)
-    if (e->automatic) EXPECT_EQ(e->workspace, nullptr) << e->name;
+// trtrmm_workspace_bytes answers for dispatch's choices without asking which: an automatic
+// entry that needs a workspace is taken only where the call brings it, and never needs one
+// under Detect.
+TEST(Dispatch, KernelsThatNeedAWorkspaceRunOnlyWhereTheCallBringsIt) {
+  const size_t x3 = kernels::fp16x3_workspace_bytes(4096, 1);
+  const size_t x1 = kernels::fp16x1_workspace_bytes(4096, 1);
+  ASSERT_GT(x3, x1);
+  for (const Precision p : {Precision::Auto, Precision::Fp32}) {
+    EXPECT_STREQ(select(90, p, 4096, "").name, "sm90_tf32x3");
+    EXPECT_STREQ(select(90, p, 4096, "", true, x3 - 1).name, "sm90_tf32x3");
+    EXPECT_STREQ(select(90, p, 4096, "", true, x3).name, "sm90_fp16x3");
+    EXPECT_STREQ(select(90, p, 4096, "", true, x3 + 4096).name, "sm90_fp16x3");
+    // Where it was measured to win: from 3072 on (2048 lost).
+    EXPECT_STREQ(select(90, p, 3071, "", true, SIZE_MAX).name, "sm90_tf32x3");
+    EXPECT_STREQ(select(90, p, 3072, "", true, SIZE_MAX).name, "sm90_fp16x3");
+    EXPECT_STREQ(select(90, p, 16384, "", true, SIZE_MAX).name, "sm90_fp16x3");
+    // One problem only (batches not measured), TMA-addressable operands, sm_90.
+    EXPECT_STREQ(select(90, p, 4096, "", true, SIZE_MAX, 2).name, "sm90_tf32x3");
+    EXPECT_STREQ(select(90, p, 4096, "", false, SIZE_MAX).name, "sm80_tf32x3");
+    EXPECT_STREQ(select(80, p, 4096, "", true, SIZE_MAX).name, "sm80_tf32x3");
+  }
+  // Precision tf32: sm90_fp16x1 from 4096 on, given its planes.
+  EXPECT_STREQ(select(90, Precision::Tf32, 4096, "").name, "sm90_tf32");
+  EXPECT_STREQ(select(90, Precision::Tf32, 4096, "", true, x1 - 1).name, "sm90_tf32");
+  EXPECT_STREQ(select(90, Precision::Tf32, 4096, "", true, x1).name, "sm90_fp16x1");
+  EXPECT_STREQ(select(90, Precision::Tf32, 4095, "", true, SIZE_MAX).name, "sm90_tf32");
+  // Auto is fp32-accurate: never sm90_fp16x1, whatever the workspace.
+  EXPECT_STREQ(select(90, Precision::Auto, 4096, "", true, x1).name, "sm90_tf32x3");
+  // Detect: sm90_tf32x3 whatever the workspace, and its exact path below it as before.
+  for (const size_t w : {size_t(0), size_t(SIZE_MAX)}) {
+    EXPECT_STREQ(choose(90, Precision::Auto, 4096, "", true, Structure::Detect, w).kernel->name,
+                 "sm90_tf32x3");
+    EXPECT_STREQ(choose(90, Precision::Auto, 1000, "", true, Structure::Detect, w).kernel->name,
+                 "sm90_tf32x3");
+  }
+  EXPECT_STREQ(
+      choose(90, Precision::Auto, 4096, "", true, Structure::Triangular, x3).kernel->name,
+      "sm90_fp16x3");
+  // Forced, as before: any n, any workspace (the API checks it).
+  EXPECT_STREQ(select(90, Precision::Fp32, 256, "sm90_fp16x3").name, "sm90_fp16x3");
 }
 
 TEST(Dispatch, WorkspaceBytes) {

@@ -83,8 +83,9 @@ Precision precision_of(const std::string& kernel) {
   return Precision::Auto;  // "" (dispatch's choice: fp32-accurate)
 }
 
+// `workspace_of`: a call that brings that kernel's workspace (dispatch may take it unforced).
 void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
-               std::mt19937_64& rng) {
+               std::mt19937_64& rng, const std::string& workspace_of = "") {
   std::function<double()> gen = test::normal(rng);
   if (inputs == Inputs::Integers) gen = test::integers(rng);
   if (inputs == Inputs::Uniform01) gen = test::uniform01(rng);
@@ -102,8 +103,9 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   ASSERT_NE(dC.get(), nullptr);
 
   Options o;
-  o.kernel = kernel;
+  o.kernel = workspace_of.empty() ? kernel : workspace_of;
   const test::Workspace ws(o, s.n);
+  o.kernel = kernel;
   auto call = [&] {
     trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb,
            dC.get() + s.offset, s.ldc, nullptr, o);
@@ -261,6 +263,29 @@ TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
       check_one("", fill, {n, n + 1, n + 3, n + 5, 1}, Inputs::Integers, rng);
       check_one("", fill, {n, n + 1, n + 3, n + 5, 1}, Inputs::Uniform01, rng);
     }
+}
+
+// Unforced, a call that brings sm90_fp16x3's workspace runs it where dispatch takes it (one
+// problem, sm_90, n >= 3072; what the bench labels its rows with says so), exact on integers
+// and fp32-accurate on signed inputs; below 3072 the same call runs sm90_tf32x3.
+TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3GivenItsWorkspace) {
+  SKIP_WITHOUT_GPU();
+  constexpr int64_t n = 3072;
+  if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
+  std::mt19937_64 rng(test::seed());
+  SCOPED_TRACE(test::seed_note(test::seed()));
+  Options o;
+  o.kernel = "sm90_fp16x3";
+  const test::Workspace ws(o, n);
+  o.kernel.clear();
+  EXPECT_STREQ(selected_kernel(n, o), "sm90_fp16x3");
+  EXPECT_STREQ(selected_kernel(n - 1, o), "sm90_tf32x3");
+  o.workspace_bytes -= 1;
+  EXPECT_STREQ(selected_kernel(n, o), "sm90_tf32x3");
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    check_one("", fill, {n, n, n, n}, Inputs::Integers, rng, "sm90_fp16x3");
+    check_one("", fill, {n, n, n, n}, Inputs::Signed, rng, "sm90_fp16x3");
+  }
 }
 
 class GpuTrtrmmBatched : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>,

@@ -28,6 +28,9 @@ struct BenchConfig {
   // GPU, 16-bit data: problems per call, copies of the same inputs in one strided batch (trimm's
   // trtrmm_strided_batched against cuBLAS's GemmStridedBatchedEx + triu).
   int64_t batch = 1;
+  // GPU, fp32 data: unforced Triangular rows bring the workspace of their precision's kernel
+  // that needs one (sm90_fp16x3 for fp32, sm90_fp16x1 for tf32), which dispatch then may take.
+  bool workspace = false;
 };
 
 struct Row {

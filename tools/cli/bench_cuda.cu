@@ -423,8 +423,13 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
       if (st == Structure::Detect && p != Precision::Fp32 && p != Precision::Auto) continue;
       Options o = trimm_options(p, cfg.kernel, st, flags.p);
       // A forced kernel's own workspace (sm90_fp16x3's planes; with Detect, after the flag
-      // word), allocated before the timing; Detect's flag word alone otherwise.
-      const size_t work_bytes = trtrmm_workspace_bytes(n, 1, o);
+      // word), allocated before the timing; Detect's flag word alone otherwise. --workspace: an
+      // unforced triangular row's is its precision's kernel that needs one, for dispatch.
+      Options sized = o;
+      if (cfg.workspace && o.kernel.empty() && st == Structure::Triangular &&
+          p != Precision::Ieee)
+        sized.kernel = p == Precision::Tf32 ? "sm90_fp16x1" : "sm90_fp16x3";
+      const size_t work_bytes = trtrmm_workspace_bytes(n, 1, sized);
       Buf<unsigned char> work(work_bytes > sizeof(uint32_t) ? work_bytes : 0);
       if (work_bytes > sizeof(uint32_t)) {
         o.workspace = work.p;

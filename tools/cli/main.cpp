@@ -51,6 +51,9 @@ bench options:
   --batch B          with --dtype bf16|fp16: B copies of each problem in one strided-batched call
                      (trimm and GemmStridedBatchedEx + triu; trimm's first and last entries
                      are checked) (GPU)
+  --workspace        unforced trimm rows (triangular) bring the workspace of the kernel that
+                     needs one (sm90_fp16x3 for fp32, sm90_fp16x1 for tf32), allocated before the
+                     timing, so that dispatch may take it where it wins (GPU, fp32 data)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
@@ -146,6 +149,7 @@ int bench(int argc, char** argv) {
     else if (a == "--normal") cfg.normal = true;
     else if (a == "--dtype") cfg.dtype = value();
     else if (a == "--batch") batch = value();
+    else if (a == "--workspace") cfg.workspace = true;
     else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
     else if (a == "--json") json = true;
     else if (a == "--help" || a == "-h") {
@@ -174,6 +178,7 @@ int bench(int argc, char** argv) {
     if (!b16) usage_error("--batch: with --dtype bf16 or fp16 only");
     cfg.batch = v;
   }
+  if (cfg.workspace && (!gpu || b16)) usage_error("--workspace: GPU bench of fp32 data only");
   if (b16 && !gpu) usage_error("--dtype " + cfg.dtype + ": GPU bench only");
   if (b16 && cfg.noisy)
     usage_error("--dtype " + cfg.dtype + ": triangular inputs only (no --noisy)");
