@@ -18,6 +18,7 @@
 
 #include "bench.hpp"
 #include "common/tolerance.hpp"
+#include "cuda/dispatch.hpp"
 #include "kernels/launch.hpp"
 #include "trimm/cuda.hpp"
 
@@ -424,11 +425,15 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
       Options o = trimm_options(p, cfg.kernel, st, flags.p);
       // A forced kernel's own workspace (sm90_fp16x3's planes; with Detect, after the flag
       // word), allocated before the timing; Detect's flag word alone otherwise. --workspace: an
-      // unforced triangular row's is its precision's kernel that needs one, for dispatch.
+      // unforced triangular row's is that of the automatic kernel of its precision (Auto: fp32)
+      // that needs one, for dispatch to take.
       Options sized = o;
-      if (cfg.workspace && o.kernel.empty() && st == Structure::Triangular &&
-          p != Precision::Ieee)
-        sized.kernel = p == Precision::Tf32 ? "sm90_fp16x1" : "sm90_fp16x3";
+      if (cfg.workspace && o.kernel.empty() && st == Structure::Triangular)
+        for (const dispatch::KernelEntry* e = dispatch::table_begin(); e != dispatch::table_end();
+             ++e)
+          if (e->automatic && e->workspace != nullptr &&
+              e->precision == (p == Precision::Auto ? Precision::Fp32 : p))
+            sized.kernel = e->name;
       const size_t work_bytes = trtrmm_workspace_bytes(n, 1, sized);
       Buf<unsigned char> work(work_bytes > sizeof(uint32_t) ? work_bytes : 0);
       if (work_bytes > sizeof(uint32_t)) {

@@ -36,9 +36,8 @@
 // gated on the flags (the host API's three launches).
 // Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-25): prepass 40 + 21 µs,
 // product 125–130 µs with the corrections, the gated fallback 3 µs (ncu); the call
-// 0.189–0.191 ms against sm90_tf32x3's 0.209. The five
-// prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
-// once this kernel ran.
+// 0.189–0.191 ms against sm90_tf32x3's 0.209. The five prepass forms that led here were measured
+// in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
