@@ -34,10 +34,11 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-25): prepass 40 + 21 µs,
-// product 125–130 µs with the corrections, the gated fallback 3 µs (ncu); the call
-// 0.189–0.191 ms against sm90_tf32x3's 0.209. The five prepass forms that led here were measured
-// in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-26): prepass 40 + 21 µs,
+// product 125–130 µs with the corrections, the gated fallback 3 µs (ncu, serialized); in place
+// (session 26's probes) the prepass ~57 µs, the product ~112, the memset, launches and gate
+// ~13; the call 0.185–0.186 ms against sm90_tf32x3's 0.209. The five prepass forms that led here
+// were measured in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -365,6 +366,9 @@ template <int kPlanes>
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_rows_and_maxima(const Problem p, Work w, int64_t b0) {
 #if TRIMM_SM90_DEVICE
+  // Launch 2 may start once every block of this one has: its B loads overlap this launch's
+  // last wave (it waits for this launch's completion before it reads the maxima).
+  allow_dependent_launch();
   __shared__ float part[8][kTallCols];
   __shared__ float row_part[kPrepassThreads / 32];
   const int n = int(p.n), lane = threadIdx.x % 32, wp = threadIdx.x / 32;
@@ -439,29 +443,39 @@ template <int kPlanes>
 __global__ void __launch_bounds__(kPrepassThreads)
     upper_split_b(const Problem p, Work w, int64_t b0) {
 #if TRIMM_SM90_DEVICE
-  wait_for_previous_grid();  // the column maxima
-  const int n = int(p.n), ti = blockIdx.x / ((n + kSplitCols - 1) / kSplitCols);
+  // The product may be scheduled once every block here has started (it waits for this launch's
+  // completion before it reads the planes): its launch and prologue under this launch's tail.
+  allow_dependent_launch();
+  // Row tiles bottom first: launch 1's maxima read B top first, so that B's last-read rows, the
+  // likeliest still in L2, are read here first (session 26: −1.1…−2.1 µs at 4096).
+  const int n = int(p.n), rows = (n + kSplitRows - 1) / kSplitRows;
+  const int ti = rows - 1 - int(blockIdx.x) / ((n + kSplitCols - 1) / kSplitCols);
   const int tj = blockIdx.x % ((n + kSplitCols - 1) / kSplitCols), t = threadIdx.x;
   const int j0 = tj * kSplitCols + 4 * (t % 64);
   const int64_t b = b0 + blockIdx.y;
-  const unsigned* colmax = w.colmax_b + b * n;
-  if (tj == (n - 1) / kSplitCols && t < kSplitRows && ti * kSplitRows + t < n)
-    w.inv_sy[b * n + ti * kSplitRows + t] = 1.f / pow2_scale_bits(colmax[ti * kSplitRows + t]);
   // Rows of this tile reach column j0 + 3 (their diagonal blocks start at or before it).
-  if (j0 >= n || tj * kSplitCols + kSplitCols - 1 < (ti * kSplitRows) / kTile * kTile) return;
-  float sc[4];
-#pragma unroll
-  for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
+  const bool reach =
+      j0 < n && tj * kSplitCols + kSplitCols - 1 >= (ti * kSplitRows) / kTile * kTile;
+  // B's values before the wait: an input launch 1 never writes, so that their loads overlap
+  // launch 1's end.
   const float* B = p.B + b * p.stride_b;
-  __half* y0 = y0_of<kPlanes>(w, b);
-  [[maybe_unused]] __half* y1 = y0 + w.plane;
   float4 v[kSplitRows / 4];
 #pragma unroll
   for (int r = 0; r < kSplitRows / 4; ++r) {
     const int k = ti * kSplitRows + t / 64 + 4 * r;
-    v[r] = k < n && j0 + 3 >= k / kTile * kTile ? load4(B + int64_t(k) * p.ldb, j0, n)
-                                                 : float4{};
+    v[r] = reach && k < n && j0 + 3 >= k / kTile * kTile ? load4(B + int64_t(k) * p.ldb, j0, n)
+                                                          : float4{};
   }
+  wait_for_previous_grid();  // the column maxima
+  const unsigned* colmax = w.colmax_b + b * n;
+  if (tj == (n - 1) / kSplitCols && t < kSplitRows && ti * kSplitRows + t < n)
+    w.inv_sy[b * n + ti * kSplitRows + t] = 1.f / pow2_scale_bits(colmax[ti * kSplitRows + t]);
+  if (!reach) return;
+  float sc[4];
+#pragma unroll
+  for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
+  __half* y0 = y0_of<kPlanes>(w, b);
+  [[maybe_unused]] __half* y1 = y0 + w.plane;
 #pragma unroll
   for (int r = 0; r < kSplitRows / 4; ++r) {
     const int k = ti * kSplitRows + t / 64 + 4 * r;
