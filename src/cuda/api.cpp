@@ -53,6 +53,12 @@ uint32_t* detect_flags(const char* api, const Options& options) {
   return static_cast<uint32_t*>(options.workspace);
 }
 
+// Whether options.workspace may hold a kernel's own data: 256-byte aligned, as its prepass
+// and TMA maps take it.
+bool workspace_aligned(const Options& o) {
+  return reinterpret_cast<uintptr_t>(o.workspace) % 256 == 0;
+}
+
 // The chosen kernel's own data (KernelEntry::workspace: sm90_fp16x3's planes), `offset` bytes into
 // options.workspace (Structure::Detect: after its flag word), 256-byte aligned: checked here,
 // before anything is launched, and handed to the launcher in p.
@@ -60,7 +66,7 @@ void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Opt
                       size_t offset, kernels::Problem& p) {
   if (g.workspace == nullptr) return;
   const size_t need = offset + g.workspace(p.n, p.batch);
-  const bool misaligned = reinterpret_cast<uintptr_t>(o.workspace) % 256 != 0;
+  const bool misaligned = !workspace_aligned(o);
   if (o.workspace == nullptr || o.workspace_bytes < need || misaligned)
     throw InvalidArgument(std::string(api) + ": kernel = '" + g.name + "'" +
                           (offset != 0 ? " with structure = detect" : "") +
@@ -72,10 +78,9 @@ void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Opt
   p.workspace = static_cast<unsigned char*>(o.workspace) + offset;
 }
 
-// The bytes of options.workspace a kernel's own data may take (attach_workspace's alignment).
+// The bytes of options.workspace a kernel's own data may take (dispatch's view of it).
 size_t usable_workspace(const Options& o) {
-  const bool aligned = reinterpret_cast<uintptr_t>(o.workspace) % 256 == 0;
-  return o.workspace != nullptr && aligned ? o.workspace_bytes : 0;
+  return o.workspace != nullptr && workspace_aligned(o) ? o.workspace_bytes : 0;
 }
 
 // The kernel a call on p runs (dispatch::choose), for these operands' alignment and workspace.
