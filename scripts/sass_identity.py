@@ -65,6 +65,9 @@ def main():
                 same &= not diff
                 verdict = f"DIFFERS in {len(diff)} of {len(x)} kernels" if diff else "identical"
                 print(f"{f:48s} sm_{arch:4s} {verdict}")
+                for k in sorted(diff):
+                    state = "new" if k not in x else "removed" if k not in y else "changed"
+                    print(f"    {state:8s} {k}")
     sys.exit(0 if same else 1)
 
 
