@@ -295,6 +295,16 @@ __device__ __forceinline__ float4 load4(const float* row, int64_t k, int64_t end
   return v;
 }
 
+// Tile id of the upper staircase of a tiles × tiles grid, row by row ((0, 0) … (0, tiles − 1),
+// (1, 1) …), as (row tile, column tile): the grids launch only the tiles on or above the
+// diagonal (a block that returns at once still takes a slot, and launch 2's wait in it).
+static_assert(kTallRows == kTallCols, "upper_tile walks a square grid of maxima tiles");
+__device__ __forceinline__ int2 upper_tile(int id, int tiles) {
+  int r = 0;
+  for (; id >= tiles - r; ++r) id -= tiles - r;
+  return make_int2(r, r + id);
+}
+
 // The column maxima of B over its upper (lower) triangle in a kTallRows × kTallCols tile
 // (row tile rt, column tile ct), as bits ORed by atomicMax into colmax (zeroed before); and,
 // kRows, A's row maxima the same way. Every load of a batch of rows issued before any is used;
@@ -374,9 +384,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
   const int n = int(p.n), lane = threadIdx.x % 32, wp = threadIdx.x / 32;
   const int64_t b = b0 + blockIdx.y;
   if (int(blockIdx.x) >= n) {
-    const int tiles_x = (n + kTallCols - 1) / kTallCols, id = int(blockIdx.x) - n;
-    tile_maxima<false, false>(nullptr, 0, p.B + b * p.stride_b, p.ldb, n, id / tiles_x,
-                              id % tiles_x, nullptr, w.colmax_b + b * n, part);
+    const int2 t = upper_tile(int(blockIdx.x) - n, (n + kTallCols - 1) / kTallCols);
+    tile_maxima<false, false>(nullptr, 0, p.B + b * p.stride_b, p.ldb, n, t.x, t.y, nullptr,
+                              w.colmax_b + b * n, part);
     return;
   }
   const int i = int(blockIdx.x), c0 = i / kTile * kTile;
@@ -436,6 +446,29 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #endif
 }
 
+// Launch 2's tile id as (row tile, column tile): only the tiles whose rows' diagonal blocks start
+// at or before their last column, row tiles bottom first. Row tile ti's first column tile is
+// ti / kGroup, so the rows come in groups of kGroup with the same first.
+constexpr int kGroup = kSplitCols / kSplitRows;
+static_assert(kSplitCols % kTile == 0 && kSplitCols % kSplitRows == 0,
+              "a split tile's diagonal blocks start on a tile boundary");
+#if TRIMM_SM90_DEVICE
+__device__ __forceinline__ int2 split_tile(int id, int rows, int tiles) {
+  for (int g = (rows - 1) / kGroup;; --g) {
+    const int in = min(rows, (g + 1) * kGroup) - g * kGroup, per = tiles - g;
+    if (id < in * per) return make_int2(g * kGroup + in - 1 - id / per, g + id % per);
+    id -= in * per;
+  }
+}
+#endif
+// Their number (the host's grid).
+int split_tiles(int rows, int tiles) {
+  int count = 0;
+  for (int g = 0; g * kGroup < rows; ++g)
+    count += (std::min(rows, (g + 1) * kGroup) - g * kGroup) * (tiles - g);
+  return count;
+}
+
 // Upper, launch 2: B into Y in kSplitRows × kSplitCols tiles (row k from its diagonal block's
 // first column), each column scaled by its own largest |x|; the last column of tiles writes Y's
 // inverse scales.
@@ -448,29 +481,27 @@ __global__ void __launch_bounds__(kPrepassThreads)
   allow_dependent_launch();
   // Row tiles bottom first: launch 1's maxima read B top first, so that B's last-read rows, the
   // likeliest still in L2, are read here first (session 26: −1.1…−2.1 µs at 4096).
-  const int n = int(p.n), rows = (n + kSplitRows - 1) / kSplitRows;
-  const int ti = rows - 1 - int(blockIdx.x) / ((n + kSplitCols - 1) / kSplitCols);
-  const int tj = blockIdx.x % ((n + kSplitCols - 1) / kSplitCols), t = threadIdx.x;
+  const int n = int(p.n);
+  const int2 tile = split_tile(int(blockIdx.x), (n + kSplitRows - 1) / kSplitRows,
+                               (n + kSplitCols - 1) / kSplitCols);
+  const int ti = tile.x, tj = tile.y, t = threadIdx.x;
   const int j0 = tj * kSplitCols + 4 * (t % 64);
   const int64_t b = b0 + blockIdx.y;
-  // Rows of this tile reach column j0 + 3 (their diagonal blocks start at or before it).
-  const bool reach =
-      j0 < n && tj * kSplitCols + kSplitCols - 1 >= (ti * kSplitRows) / kTile * kTile;
+  // This thread's r-th row, and whether its four columns reach that row's diagonal block.
+  auto row = [&](int r) { return ti * kSplitRows + t / 64 + 4 * r; };
+  auto in_band = [&](int k) { return j0 < n && k < n && j0 + 3 >= k / kTile * kTile; };
   // B's values before the wait: an input launch 1 never writes, so that their loads overlap
   // launch 1's end.
   const float* B = p.B + b * p.stride_b;
   float4 v[kSplitRows / 4];
 #pragma unroll
-  for (int r = 0; r < kSplitRows / 4; ++r) {
-    const int k = ti * kSplitRows + t / 64 + 4 * r;
-    v[r] = reach && k < n && j0 + 3 >= k / kTile * kTile ? load4(B + int64_t(k) * p.ldb, j0, n)
-                                                          : float4{};
-  }
+  for (int r = 0; r < kSplitRows / 4; ++r)
+    v[r] = in_band(row(r)) ? load4(B + int64_t(row(r)) * p.ldb, j0, n) : float4{};
   wait_for_previous_grid();  // the column maxima
   const unsigned* colmax = w.colmax_b + b * n;
   if (tj == (n - 1) / kSplitCols && t < kSplitRows && ti * kSplitRows + t < n)
     w.inv_sy[b * n + ti * kSplitRows + t] = 1.f / pow2_scale_bits(colmax[ti * kSplitRows + t]);
-  if (!reach) return;
+  if (j0 >= n) return;
   float sc[4];
 #pragma unroll
   for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
@@ -478,8 +509,8 @@ __global__ void __launch_bounds__(kPrepassThreads)
   [[maybe_unused]] __half* y1 = y0 + w.plane;
 #pragma unroll
   for (int r = 0; r < kSplitRows / 4; ++r) {
-    const int k = ti * kSplitRows + t / 64 + 4 * r;
-    if (k >= n || j0 + 3 < k / kTile * kTile) continue;
+    const int k = row(r);
+    if (!in_band(k)) continue;
     const float y[4] = {j0 >= k ? v[r].x : 0.f, j0 + 1 >= k ? v[r].y : 0.f,
                         j0 + 2 >= k ? v[r].z : 0.f, j0 + 3 >= k ? v[r].w : 0.f};
     const int64_t o = int64_t(k) * w.ldw + j0;
@@ -1052,17 +1083,21 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const size_t zero_from = kLower ? 0 : vec * sizeof(unsigned);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(base + zero_from, 0, l.zeroed_bytes - zero_from, stream));
   const int n = int(p.n);
-  const int64_t tall =
-      int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows);
   if constexpr (kLower) {
-    launch_entries(lower_maxima, tall, p, w, /*dependent=*/false, stream);
+    launch_entries(lower_maxima,
+                   int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows),
+                   p, w, /*dependent=*/false, stream);
     launch_entries(lower_split<kPlanes>,
                    int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
                    /*dependent=*/true, stream);
   } else {
-    launch_entries(upper_rows_and_maxima<kPlanes>, n + tall, p, w, /*dependent=*/false, stream);
+    // Only the tiles on or above the diagonal (upper_tile, split_tile).
+    const int64_t tall = (n + kTallCols - 1) / kTallCols;
+    launch_entries(upper_rows_and_maxima<kPlanes>, n + tall * (tall + 1) / 2, p, w,
+                   /*dependent=*/false, stream);
     launch_entries(upper_split_b<kPlanes>,
-                   int64_t((n + kSplitCols - 1) / kSplitCols) * ((n + kSplitRows - 1) / kSplitRows),
+                   split_tiles((n + kSplitRows - 1) / kSplitRows,
+                               (n + kSplitCols - 1) / kSplitCols),
                    p, w, /*dependent=*/true, stream);
   }
   // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1 (one plane an
