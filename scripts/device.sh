@@ -6,6 +6,7 @@
 #   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
 #   diag: scripts/diag_extension_exceptions.py (does any extension's C++ exception reach Python?)
+#   probe: bench/probes' programs (PROBE_PREPASS_SIZES="4096 8192": probe_prepass_rate's n)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
 #   BENCH_REPEAT=2                         (run the whole bench this many times: a lead, repeated)
 #   BENCH_KERNELS="simt_fp32 other"        (extra bench runs, one per forced kernel)
@@ -72,6 +73,10 @@ fi
 if has probe; then
   note "probe_sm90_wgmma_rate"
   "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
+  for n in ${PROBE_PREPASS_SIZES:-4096}; do
+    note "probe_prepass_rate $n"
+    "$build/bench/probes/probe_prepass_rate" "$n" 2>&1 | log || status=1
+  done
 fi
 if has test; then
   note "ctest ${TEST_REGEX:+-R $TEST_REGEX}"
@@ -182,7 +187,7 @@ if has ncu; then
       --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex.avg.pct_of_peak_sustained_elapsed" \
       >> "$out/ncu.txt" 2>&1 || status=1
   done
-  grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|gmma|per_second|wavefronts|srcunit|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected|sleep|membar|branch)" "$out/ncu.txt" | log
+  grep -E "ncu |Duration|Issue Slots Busy|No Eligible|Registers Per|gmma|per_second|wavefronts|srcunit|stalled_(barrier|long_sc|short_sc|math|mio|not_sel|wait|dispatch|lg_thr|no_inst|selected|sleep|membar|branch|drain)" "$out/ncu.txt" | log
 fi
 # Every launch of a short bench run with its duration (which launch of a multi-launch call costs
 # what; PDL overlap is serialized under ncu). NCU_LAUNCH_ARGS: the bench's arguments.
