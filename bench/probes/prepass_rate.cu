@@ -7,6 +7,10 @@
 // is measured rather than argued:
 //   copy      n × n floats into n × n floats (float4, grid-stride): the device's copy rate
 //   read      n × n floats, max only (float4, grid-stride): the read rate
+//   tiles128  n × n floats read as launch 1's column-maxima tiles: 128 × 128 a block, a warp a row
+//             (512 bytes of each row a tile), eight rows a warp in flight: DRAM's pages opened
+//             for 512 bytes each
+//   tiles256  the same with 256 columns a tile (1 KB of each row, launch 2's width)
 //   planes    n × n floats into two fp16 planes (scale 1, float4 in, 8 bytes out a plane a lane,
 //             grid-stride): the prepass's bytes without its row structure
 //   rows      A's upper triangle a block a row, the row in registers, the block's max, then the
@@ -15,7 +19,7 @@
 //   rowsP     the same as rows, persistent: SMs × resident blocks, each looping over rows
 // Each row: milliseconds (median of 20) and TB/s counting bytes read plus written.
 //
-// Usage: probe_prepass_rate [n=4096]
+// Usage: probe_prepass_rate [n=4096] (a multiple of 256)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -64,6 +68,38 @@ __global__ void read_max(const float4* src, int64_t count4, float* out) {
     m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
   }
   if (m < 0.f) *out = m;  // never: keeps the loads
+}
+
+// Column maxima of kCols-wide tiles of 128 rows (a block a tile, a warp a row, kCols / 128
+// float4s a lane), the rows of a warp eight at a time, as launch 1's tile_maxima.
+template <int kCols>
+__global__ void __launch_bounds__(256) tiles(const float* a, int n, float* out) {
+  constexpr int kRows = 128, kVec = kCols / 128;
+  const int tiles_x = n / kCols, rt = blockIdx.x / tiles_x, ct = blockIdx.x % tiles_x;
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  float m[4 * kVec] = {};
+  for (int rr = 0; rr < kRows / 8; rr += 8) {
+    float4 v[8][kVec];
+#pragma unroll
+    for (int q = 0; q < 8; ++q)
+#pragma unroll
+      for (int c = 0; c < kVec; ++c)
+        v[q][c] = *reinterpret_cast<const float4*>(
+            a + int64_t(rt * kRows + w + 8 * (rr + q)) * n + ct * kCols + 4 * (lane + 32 * c));
+#pragma unroll
+    for (int q = 0; q < 8; ++q)
+#pragma unroll
+      for (int c = 0; c < kVec; ++c) {
+        m[4 * c] = fmaxf(m[4 * c], v[q][c].x);
+        m[4 * c + 1] = fmaxf(m[4 * c + 1], v[q][c].y);
+        m[4 * c + 2] = fmaxf(m[4 * c + 2], v[q][c].z);
+        m[4 * c + 3] = fmaxf(m[4 * c + 3], v[q][c].w);
+      }
+  }
+  float r = 0.f;
+#pragma unroll
+  for (int e = 0; e < 4 * kVec; ++e) r = fmaxf(r, m[e]);
+  if (r < 0.f) *out = r;  // never: keeps the loads
 }
 
 __device__ __forceinline__ void split_store(float4 v, float s, __half* p0, __half* p1) {
@@ -142,8 +178,8 @@ float median_ms(const std::function<void()>& run, char* flush, size_t flush_byte
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 4096;
-  if (n < kTile || n % 8 != 0 || n > 16384) {
-    std::fprintf(stderr, "n: a multiple of 8 in [128, 16384], got %d\n", n);
+  if (n < 256 || n % 256 != 0 || n > 16384) {
+    std::fprintf(stderr, "n: a multiple of 256 in [256, 16384], got %d\n", n);
     return 1;
   }
   int dev = 0, sms = 0, l2 = 0;
@@ -187,6 +223,10 @@ int main(int argc, char** argv) {
       {"copy", 2 * dense,
        [&] { copy<<<stream_grid, 256>>>((const float4*)a, (float4*)b, count4); }},
       {"read", dense, [&] { read_max<<<stream_grid, 256>>>((const float4*)a, count4, out); }},
+      {"tiles128", dense,
+       [&] { tiles<128><<<(n / 128) * (n / 128), 256>>>(a, n, out); }},
+      {"tiles256", dense,
+       [&] { tiles<256><<<(n / 128) * (n / 256), 256>>>(a, n, out); }},
       {"planes", 2 * dense,
        [&] { planes<<<stream_grid, 256>>>((const float4*)a, count4, x0, x1); }},
   };
