@@ -33,14 +33,7 @@
 #include <functional>
 #include <vector>
 
-#define PROBE_CHECK(call)                                                                  \
-  do {                                                                                     \
-    const cudaError_t e_ = (call);                                                         \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));              \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 

@@ -24,15 +24,7 @@
 #include <vector>
 
 #include "kernels/sm90/ptx.cuh"
-
-#define PROBE_CHECK(call)                                                                  \
-  do {                                                                                     \
-    const cudaError_t e_ = (call);                                                         \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));              \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 
