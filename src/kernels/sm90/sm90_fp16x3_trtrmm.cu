@@ -37,8 +37,9 @@
 // Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-28): prepass 40 + 20 µs (each
 // at ~48 % of DRAM's peak), product 125–130 µs with the corrections, the gated fallback 3 µs
 // (ncu, serialized); in place (session 26's probes) the prepass ~57 µs, the product ~112, the
-// memset, launches and gate ~13; the call 0.183–0.186 ms against sm90_tf32x3's 0.209. The five prepass forms that led here
-// were measured in a probe, bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
+// memset, launches and gate ~13; the call 0.183–0.186 ms against sm90_tf32x3's 0.209. The five
+// prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
+// once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
