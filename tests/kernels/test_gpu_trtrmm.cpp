@@ -1093,6 +1093,66 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElementsBatched,
                                   (std::get<2>(info.param) ? "_overflow" : "_within");
                          });
 
+// One row of B between the rows whose elements sm90_fp16x3 samples for B's column scales (every
+// 16th above the diagonal 128-blocks, sampled_maxima), scaled up by 2^e past its columns'
+// sampled maxima: e = 8 stays within what the planes hold (|x·s| < 2^15: the scale is only
+// smaller than exact, the results as accurate, and no fallback: with exact maxima n = 1000's
+// lists would overflow here); e = 20 does not, and the call must still be right (the fallback)
+// and, under Detect, say so (the lists' flag). Every kernel against the fp64 reference
+// (lost_close: fp32's bars, or the tf32 bound for the tf32 kernels, sm90_fp16x1 with the same
+// sampling among them); Upper (Lower's maxima are exact).
+class GpuSampledMaxima : public ::testing::TestWithParam<std::tuple<int64_t, int, Structure>>,
+                         public Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_P(GpuSampledMaxima, AnUnsampledRowFarAboveItsColumnsIsExact) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [n, e, structure] = GetParam();
+  const bool detect = structure == Structure::Detect;
+  auto operand = [&] {
+    return detect ? test::make<float>(test::Kind::Triangular, Fill::Upper, n, n,
+                                      test::normal(rng_), rng_)
+                  : test::make_triangular<float>(Fill::Upper, n, n, test::normal(rng_));
+  };
+  const std::vector<float> A = operand();
+  std::vector<float> B = operand();
+  const int64_t k = 5;  // not a multiple of 16; columns from 128 on: above its diagonal block
+  for (int64_t j = 128; j < n; ++j) B[size_t(k * n + j)] *= std::ldexp(1.f, e);
+  const LostReference r = lost_reference(Fill::Upper, n, LostInputs{A, B, 0, 0});
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  for (const std::string& kernel : every_kernel()) {
+    if (!runs_here(kernel, n)) continue;
+    if (kernel == "naive_fp32" && n > 1024) continue;
+    if (detect && !dispatch::has_detect_path(kernel)) continue;
+    Options o;
+    o.kernel = kernel;
+    o.structure = structure;
+    const test::Workspace ws(o, n);
+    dC.upload(C0);
+    trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    EXPECT_TRUE(lost_close(kernel, Fill::Upper, n, C.data(), n, r));
+    if (detect && kernel == "sm90_fp16x3") {
+      EXPECT_EQ((ws.first_word() & 32u) != 0u, e > 10) << "flags " << ws.first_word();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuSampledMaxima,
+                         ::testing::Combine(::testing::Values(256, 1000), ::testing::Values(8, 20),
+                                            ::testing::Values(Structure::Triangular,
+                                                              Structure::Detect)),
+                         [](const auto& info) {
+                           return "n" + std::to_string(std::get<0>(info.param)) + "_e" +
+                                  std::to_string(std::get<1>(info.param)) + "_" +
+                                  to_string(std::get<2>(info.param));
+                         });
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:

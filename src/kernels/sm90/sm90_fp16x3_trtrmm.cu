@@ -2,7 +2,8 @@
 // m64n128k16, sm_90a), which run twice as fast as TF32's (docs/sm90_fp16x3_plan.md).
 //
 // Each fp32 operand is scaled by powers of two (A's rows and B's columns, each one's largest |x|
-// into [8, 16): exact, and undone in the epilogue) and split into two fp16 planes, x ≈ h0 +
+// into [8, 16): exact, and undone in the epilogue; Upper's B columns' largest of a sample of
+// their rows, sampled_maxima) and split into two fp16 planes, x ≈ h0 +
 // 2^-11·h1 with h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within
 // 2^17 of its row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
 // products, half of 3xTF32's tensor time. (sm90_fp16x1, precision tf32: h0 alone, one product
@@ -225,6 +226,10 @@ __device__ __forceinline__ void split(float x, __half& h0, __half& h1) {
 // and into a list; the corrections (correct_tile, correct_lost) add their products in fp32.
 // (x, not xs, is tested against zero: xs may underflow. NaN and Inf are never lost.)
 constexpr float kLostBelow = 0x1p-14f;
+// The largest |x·s| the planes take: h0 = fp16(x·s) finite, and h1 = fp16((x·s − h0)·2^11) too
+// (|x·s − h0| ≤ 2^3 below 2^15). Exact column maxima keep |x·s| below 16; B's sampled ones
+// (sampled_maxima) may not.
+constexpr float kScaledMax = 0x1p15f;
 __device__ __forceinline__ bool is_lost(float x, float xs) {
   return x != 0.f && fabsf(xs) < kLostBelow;
 }
@@ -306,6 +311,22 @@ __device__ __forceinline__ int2 upper_tile(int id, int tiles) {
   return make_int2(r, r + id);
 }
 
+// A tile's column maxima: a warp's four columns of this lane (m) reduced over the block's eight
+// warps through `part`, ORed into colmax by atomicMax (bits of non-negative floats).
+__device__ __forceinline__ void column_maxima(const float (&m)[4], int c0, int n,
+                                              unsigned* colmax, float (&part)[8][kTallCols]) {
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) part[w][4 * lane + e] = m[e];
+  __syncthreads();
+  if (threadIdx.x < kTallCols && c0 + int(threadIdx.x) < n) {
+    float v = part[0][threadIdx.x];
+#pragma unroll
+    for (int i = 1; i < 8; ++i) v = fmaxf(v, part[i][threadIdx.x]);
+    if (v > 0.f) atomicMax(colmax + c0 + threadIdx.x, __float_as_uint(v));
+  }
+}
+
 // The column maxima of B over its upper (lower) triangle in a kTallRows × kTallCols tile
 // (row tile rt, column tile ct), as bits ORed by atomicMax into colmax (zeroed before); and,
 // kRows, A's row maxima the same way. Every load of a batch of rows issued before any is used;
@@ -357,15 +378,30 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
       }
     }
   }
-#pragma unroll
-  for (int e = 0; e < 4; ++e) part[w][4 * lane + e] = m[e];
-  __syncthreads();
-  if (threadIdx.x < kTallCols && c0 + int(threadIdx.x) < n) {
-    float v = part[0][threadIdx.x];
-#pragma unroll
-    for (int i = 1; i < 8; ++i) v = fmaxf(v, part[i][threadIdx.x]);
-    if (v > 0.f) atomicMax(colmax + c0 + threadIdx.x, __float_as_uint(v));
+  column_maxima(m, c0, n, colmax, part);
+}
+
+// B's column maxima of an Upper tile above the diagonal (row tile rt < column tile ct) from a
+// sample of its rows, every kSampleStep-th: the split scales each column by its sample's
+// largest |x| (the diagonal tiles, where a column's last rows lie, read all theirs) and sends
+// the call to the fallback where that takes an element past kScaledMax (upper_split_b): an
+// underestimate costs time on such inputs, never accuracy. B is then read once, not twice
+// (session 28: its second read cost ~12 µs of the prepass's reads at 4096).
+constexpr int kSampleStep = 16;
+static_assert(kSampleStep * 8 == kTallRows, "a warp a sampled row of the tile");
+__device__ void sampled_maxima(const float* B, int64_t ldb, int n, int rt, int ct,
+                               unsigned* colmax, float (&part)[8][kTallCols]) {
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  const int k = rt * kTallRows + kSampleStep * w, c0 = ct * kTallCols, j0 = c0 + 4 * lane;
+  float m[4] = {0.f, 0.f, 0.f, 0.f};
+  if (k < n && j0 < n) {  // k < c0 <= j0: the whole float4 in the triangle
+    const float4 v = load4(B + int64_t(k) * ldb, j0, n);
+    m[0] = finite_abs(v.x);
+    m[1] = finite_abs(v.y);
+    m[2] = finite_abs(v.z);
+    m[3] = finite_abs(v.w);
   }
+  column_maxima(m, c0, n, colmax, part);
 }
 
 #endif  // TRIMM_SM90_DEVICE
@@ -386,8 +422,11 @@ __global__ void __launch_bounds__(kPrepassThreads)
   const int64_t b = b0 + blockIdx.y;
   if (int(blockIdx.x) >= n) {
     const int2 t = upper_tile(int(blockIdx.x) - n, (n + kTallCols - 1) / kTallCols);
-    tile_maxima<false, false>(nullptr, 0, p.B + b * p.stride_b, p.ldb, n, t.x, t.y, nullptr,
-                              w.colmax_b + b * n, part);
+    if (t.x < t.y)
+      sampled_maxima(p.B + b * p.stride_b, p.ldb, n, t.x, t.y, w.colmax_b + b * n, part);
+    else
+      tile_maxima<false, false>(nullptr, 0, p.B + b * p.stride_b, p.ldb, n, t.x, t.y, nullptr,
+                                w.colmax_b + b * n, part);
     return;
   }
   const int i = int(blockIdx.x), c0 = i / kTile * kTile;
@@ -508,16 +547,27 @@ __global__ void __launch_bounds__(kPrepassThreads)
   for (int e = 0; e < 4; ++e) sc[e] = j0 + e < n ? pow2_scale_bits(colmax[j0 + e]) : 1.f;
   __half* y0 = y0_of<kPlanes>(w, b);
   [[maybe_unused]] __half* y1 = y0 + w.plane;
+  bool over = false;  // a finite element the sampled scale takes past kScaledMax
 #pragma unroll
   for (int r = 0; r < kSplitRows / 4; ++r) {
     const int k = row(r);
     if (!in_band(k)) continue;
-    const float y[4] = {j0 >= k ? v[r].x : 0.f, j0 + 1 >= k ? v[r].y : 0.f,
-                        j0 + 2 >= k ? v[r].z : 0.f, j0 + 3 >= k ? v[r].w : 0.f};
+    float y[4] = {j0 >= k ? v[r].x : 0.f, j0 + 1 >= k ? v[r].y : 0.f, j0 + 2 >= k ? v[r].z : 0.f,
+                  j0 + 3 >= k ? v[r].w : 0.f};
+    // Such an element goes in as zero: the fallback recomputes C, and no Inf in the planes makes
+    // Detect's general launch the exact (naive) one instead of the dense one.
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (finite_abs(y[e]) * sc[e] >= kScaledMax) {
+        over = true;
+        y[e] = 0.f;
+      }
     const int64_t o = int64_t(k) * w.ldw + j0;
     split_store4<kPlanes>(y, sc, y0 + o, y1 + o, j0, n, w.counts + 2 * b + 1,
                           w.lost_y + b * w.cap, w.cap, k);
   }
+  // Past the lists' capacity: the flag, then the fallback, as for too many lost elements.
+  if (over) atomicMax(w.counts + 2 * b + 1, unsigned(w.cap) + 1u);
 #else
   __trap();
 #endif
