@@ -301,20 +301,14 @@ __device__ __forceinline__ float4 load4(const float* row, int64_t k, int64_t end
   return v;
 }
 
-// Tile id as (row tile, column tile) over the tiles of a rows × tiles grid that reach the upper
-// triangle, where row tile r's first is column tile r / kRowsPer (its rows' diagonal blocks start
-// in it): row tiles top or bottom first, each one's tiles left to right. The grids launch only
-// these (a block that returns at once still takes a slot, and a dependent launch's wait in it).
-template <int kRowsPer, bool kBottomFirst>
-__device__ __forceinline__ int2 staircase_tile(int id, int rows, int tiles) {
-  const int groups = (rows + kRowsPer - 1) / kRowsPer;
-  for (int s = 0;; ++s) {
-    const int g = kBottomFirst ? groups - 1 - s : s;
-    const int in = min(rows, (g + 1) * kRowsPer) - g * kRowsPer, per = tiles - g;
-    if (id < in * per)
-      return make_int2(g * kRowsPer + (kBottomFirst ? in - 1 - id / per : id / per), g + id % per);
-    id -= in * per;
-  }
+// Tile id of the upper staircase of a tiles × tiles grid, row by row ((0, 0) … (0, tiles − 1),
+// (1, 1) …), as (row tile, column tile): the grids launch only the tiles on or above the
+// diagonal (a block that returns at once still takes a slot, and launch 2's wait in it).
+static_assert(kTallRows == kTallCols, "upper_tile walks a square grid of maxima tiles");
+__device__ __forceinline__ int2 upper_tile(int id, int tiles) {
+  int r = 0;
+  for (; id >= tiles - r; ++r) id -= tiles - r;
+  return make_int2(r, r + id);
 }
 
 // A tile's column maxima: a warp's four columns of this lane (m) reduced over the block's eight
@@ -427,8 +421,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
   const int n = int(p.n), lane = threadIdx.x % 32, wp = threadIdx.x / 32;
   const int64_t b = b0 + blockIdx.y;
   if (int(blockIdx.x) >= n) {
-    const int tall = (n + kTallCols - 1) / kTallCols;
-    const int2 t = staircase_tile<1, false>(int(blockIdx.x) - n, tall, tall);
+    const int2 t = upper_tile(int(blockIdx.x) - n, (n + kTallCols - 1) / kTallCols);
     if (t.x < t.y)
       sampled_maxima(p.B + b * p.stride_b, p.ldb, n, t.x, t.y, w.colmax_b + b * n, part);
     else
@@ -493,17 +486,28 @@ __global__ void __launch_bounds__(kPrepassThreads)
 #endif
 }
 
-// staircase_tile's number of tiles (the host's grids).
-int staircase_tiles(int rows, int tiles, int rows_per) {
+// Launch 2's tile id as (row tile, column tile): only the tiles whose rows' diagonal blocks start
+// at or before their last column, row tiles bottom first. Row tile ti's first column tile is
+// ti / kGroup, so the rows come in groups of kGroup with the same first.
+constexpr int kGroup = kSplitCols / kSplitRows;
+static_assert(kSplitCols % kTile == 0 && kSplitCols % kSplitRows == 0,
+              "a split tile's diagonal blocks start on a tile boundary");
+#if TRIMM_SM90_DEVICE
+__device__ __forceinline__ int2 split_tile(int id, int rows, int tiles) {
+  for (int g = (rows - 1) / kGroup;; --g) {
+    const int in = min(rows, (g + 1) * kGroup) - g * kGroup, per = tiles - g;
+    if (id < in * per) return make_int2(g * kGroup + in - 1 - id / per, g + id % per);
+    id -= in * per;
+  }
+}
+#endif
+// Their number (the host's grid).
+int split_tiles(int rows, int tiles) {
   int count = 0;
-  for (int g = 0; g * rows_per < rows; ++g)
-    count += (std::min(rows, (g + 1) * rows_per) - g * rows_per) * (tiles - g);
+  for (int g = 0; g * kGroup < rows; ++g)
+    count += (std::min(rows, (g + 1) * kGroup) - g * kGroup) * (tiles - g);
   return count;
 }
-// Row tile r's rows' diagonal blocks start in column tile r / kRowsPer (staircase_tile).
-static_assert(kTallRows == kTallCols, "the maxima tiles: one column tile a row tile");
-static_assert(kSplitCols % kTile == 0 && kSplitCols % kSplitRows == 0,
-              "the split tiles: their rows' diagonal blocks start on a column tile boundary");
 
 // Upper, launch 2: B into Y in kSplitRows × kSplitCols tiles (row k from its diagonal block's
 // first column), each column scaled by its own largest |x|; the last column of tiles writes Y's
@@ -518,8 +522,8 @@ __global__ void __launch_bounds__(kPrepassThreads)
   // Row tiles bottom first: launch 1's maxima read B top first, so that B's last-read rows, the
   // likeliest still in L2, are read here first (session 26: −1.1…−2.1 µs at 4096).
   const int n = int(p.n);
-  const int2 tile = staircase_tile<kSplitCols / kSplitRows, true>(
-      int(blockIdx.x), (n + kSplitRows - 1) / kSplitRows, (n + kSplitCols - 1) / kSplitCols);
+  const int2 tile = split_tile(int(blockIdx.x), (n + kSplitRows - 1) / kSplitRows,
+                               (n + kSplitCols - 1) / kSplitCols);
   const int ti = tile.x, tj = tile.y, t = threadIdx.x;
   const int j0 = tj * kSplitCols + 4 * (t % 64);
   const int64_t b = b0 + blockIdx.y;
@@ -1138,13 +1142,13 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                    int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
                    /*dependent=*/true, stream);
   } else {
-    // Only the tiles on or above the diagonal (staircase_tile).
-    const int tall = (n + kTallCols - 1) / kTallCols;
-    launch_entries(upper_rows_and_maxima<kPlanes>, n + staircase_tiles(tall, tall, 1), p, w,
+    // Only the tiles on or above the diagonal (upper_tile, split_tile).
+    const int64_t tall = (n + kTallCols - 1) / kTallCols;
+    launch_entries(upper_rows_and_maxima<kPlanes>, n + tall * (tall + 1) / 2, p, w,
                    /*dependent=*/false, stream);
     launch_entries(upper_split_b<kPlanes>,
-                   staircase_tiles((n + kSplitRows - 1) / kSplitRows,
-                                   (n + kSplitCols - 1) / kSplitCols, kSplitCols / kSplitRows),
+                   split_tiles((n + kSplitRows - 1) / kSplitRows,
+                               (n + kSplitCols - 1) / kSplitCols),
                    p, w, /*dependent=*/true, stream);
   }
   // The planes: entry b's X0 at planes + b·entry, X1 a plane later, then Y0, Y1 (one plane an
