@@ -22,8 +22,9 @@
 // Y = B; Lower takes X = Bᵀ, Y = Aᵀ (Cᵀ = triu(Bᵀ·Aᵀ)) and stores Ĉ transposed. The prepass
 // writes exact zeros across the diagonal 128-blocks' other triangle, the only part of it the
 // product reads, so the mainloop masks nothing.
-//   Upper: launch 1 splits A's rows, a block a row held in registers (A read once), beside B's
-//     column maxima in 128 × 128 tiles; launch 2 splits B in 32 × 256 tiles.
+//   Upper: launch 1 splits A's rows, a block a row held in registers (A read once; bottom row
+//     first), beside B's column maxima in 128 × 128 tiles (above the diagonal blocks from every
+//     16th row: B read ~1.1 times); launch 2 splits B in 32 × 256 tiles.
 //   Lower: launch 1 takes A's row and B's column maxima in 128 × 128 tiles; launch 2 splits both
 //     in 32 × 32 tiles transposed through shared memory.
 // The product: sm90_16bit's skeleton (a TMA ring of 64-k stages, two consumer warpgroups of
@@ -35,10 +36,11 @@
 // triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
-// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-28): prepass 40 + 20 µs (each
-// at ~48 % of DRAM's peak), product 125–130 µs with the corrections, the gated fallback 3 µs
-// (ncu, serialized); in place (session 26's probes) the prepass ~57 µs, the product ~112, the
-// memset, launches and gate ~13; the call 0.183–0.186 ms against sm90_tf32x3's 0.209. The five
+// Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-29): prepass 40 + 20 µs (each
+// at ~48 % of DRAM's peak, session 28), product 125–130 µs with the corrections, the gated
+// fallback 3 µs (ncu, serialized); in place (session 26's probes) the prepass ~57 µs, the product
+// ~112, the memset, launches and gate ~13; the call 0.1816–0.1822 ms (session 29) against
+// sm90_tf32x3's 0.209. The five
 // prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
 // once this kernel ran.
 #include <cuda.h>
@@ -430,7 +432,7 @@ __global__ void __launch_bounds__(kPrepassThreads)
     return;
   }
   // Bottom row first: the top rows, the longest, which the product's first units (the top-right
-  // tiles) read, are written last, the likeliest still in L2 (session 29: −1.1 µs at 4096).
+  // tiles) read, are written last, the likeliest still in L2 (session 29: −1.2 µs at 4096).
   const int i = n - 1 - int(blockIdx.x), c0 = i / kTile * kTile;
   const float* row = p.A + b * p.stride_a + int64_t(i) * p.lda;
   __half* x0 = x0_of(w, b) + int64_t(i) * w.ldw;
@@ -521,8 +523,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
   // The product may be scheduled once every block here has started (it waits for this launch's
   // completion before it reads the planes): its launch and prologue under this launch's tail.
   allow_dependent_launch();
-  // Row tiles bottom first: launch 1's maxima read B top first, so that B's last-read rows, the
-  // likeliest still in L2, are read here first (session 26: −1.1…−2.1 µs at 4096).
+  // Row tiles bottom first: chosen while launch 1 read all of B top first, so that its last-read
+  // rows were read here first (session 26: −1.1…−2.1 µs at 4096); with B's maxima sampled, top
+  // first still cost +1.8 µs (session 29).
   const int n = int(p.n);
   const int2 tile = split_tile(int(blockIdx.x), (n + kSplitRows - 1) / kSplitRows,
                                (n + kSplitCols - 1) / kSplitCols);
