@@ -3,9 +3,9 @@
 //
 // Each fp32 operand is scaled by powers of two (A's rows and B's columns, each one's largest |x|
 // into [8, 16): exact, and undone in the epilogue; Upper's B columns' largest of a sample of
-// their rows, sampled_maxima) and split into two fp16 planes, x ≈ h0 +
-// 2^-11·h1 with h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within
-// 2^17 of its row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
+// their rows, sampled_maxima) and split into two fp16 planes, x ≈ h0 + 2^-11·h1 with
+// h0 = fp16(x) and h1 = fp16((x − h0)·2^11): 22 significant bits where x is within 2^17 of its
+// row's (column's) largest. Then a·b ≈ a0·b0 + 2^-11·(a0·b1 + a1·b0): three fp16
 // products, half of 3xTF32's tensor time. (sm90_fp16x1, precision tf32: h0 alone, one product
 // a k16, summed by the tensor cores over the band as cuBLAS's TF32 mode; the same prepass with
 // one plane an operand, kPlanes = 1 below.) The elements further below their row's (column's)
@@ -40,9 +40,8 @@
 // at ~48 % of DRAM's peak, session 28), product 125–130 µs with the corrections, the gated
 // fallback 3 µs (ncu, serialized); in place (session 26's probes) the prepass ~57 µs, the product
 // ~112, the memset, launches and gate ~13; the call 0.1816–0.1822 ms (session 29) against
-// sm90_tf32x3's 0.209. The five
-// prepass forms that led here were measured in a probe, bench/probes/sm90_fp16x3.cu, removed
-// once this kernel ran.
+// sm90_tf32x3's 0.209. The five prepass forms that led here were measured in a probe,
+// bench/probes/sm90_fp16x3.cu, removed once this kernel ran.
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -387,8 +386,8 @@ __device__ void tile_maxima(const float* A, int64_t lda, const float* B, int64_t
 // sample of its rows, every kSampleStep-th: the split scales each column by its sample's
 // largest |x| (the diagonal tiles, where a column's last rows lie, read all theirs) and sends
 // the call to the fallback where that takes an element past kScaledMax (upper_split_b): an
-// underestimate costs time on such inputs, never accuracy. B is then read once, not twice
-// (session 28: its second read cost ~12 µs of the prepass's reads at 4096).
+// underestimate costs time on such inputs, never accuracy. B is then read ~1.1 times, not twice
+// (session 29: −0.6 µs at 4096, where the second read had mostly hit L2; −18 at 8192).
 constexpr int kSampleStep = 16;
 static_assert(kSampleStep * 8 == kTallRows, "a warp a sampled row of the tile");
 __device__ void sampled_maxima(const float* B, int64_t ldb, int n, int rt, int ct,
