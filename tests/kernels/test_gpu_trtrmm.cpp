@@ -1153,6 +1153,40 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuSampledMaxima,
                                   to_string(std::get<2>(info.param));
                          });
 
+// Under Structure::Detect a correction that takes an output past fp32's range must set
+// kNonFiniteOut, so that the exact launch recomputes C with the reference's Inf (correct_lost
+// reads its atomics back for this). sm90_fp16x3, Upper, C(0, 3) = A(0, 1)·B(1, 3) +
+// A(0, 2)·B(2, 3) + A(0, 3)·B(3, 3) = 2^127 + (2^127 − 2^104) + 2^107: the planes' product is
+// FLT_MAX exactly (A(0, 3), 2^-20 of its row's largest, is lost), and its correction overflows.
+// The exact launch's fp32 sum is +Inf there; every other output is 0.
+TEST(GpuLostElementsDetect, ACorrectionPastFp32RangeIsFlagged) {
+  SKIP_WITHOUT_GPU();
+  const int64_t n = 256;
+  if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 runs on sm_90 only";
+  std::vector<float> A(static_cast<size_t>(n * n), 0.f), B(A);
+  A[1] = 0x1p64f;                         // A(0, 1): row 0's largest
+  A[2] = 0x1p64f;                         // A(0, 2)
+  A[3] = 0x1p44f;                         // A(0, 3): lost
+  B[size_t(1 * n + 3)] = 0x1p63f;         // B(1, 3): column 3's largest
+  B[size_t(2 * n + 3)] = 0x1.fffffcp62f;  // B(2, 3) = 2^63 − 2^40
+  B[size_t(3 * n + 3)] = 0x1p63f;         // B(3, 3)
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  Options o;
+  o.kernel = "sm90_fp16x3";
+  o.structure = Structure::Detect;
+  const test::Workspace ws(o, n);
+  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  EXPECT_NE(ws.first_word() & kernels::kNonFiniteOut, 0u) << "flags " << ws.first_word();
+  const auto C = dC.download();
+  EXPECT_EQ(C[3], std::numeric_limits<float>::infinity());
+  int64_t other = 0;  // outputs other than C(0, 3) that are not 0
+  for (int64_t e = 0; e < n * n; ++e) other += e != 3 && C[size_t(e)] != 0.f;
+  EXPECT_EQ(other, 0);
+}
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:
