@@ -1022,7 +1022,7 @@ TEST_P(GpuLostElements, SmallElementsBesideHugeOnesCount) {
     EXPECT_TRUE(lost_close(kernel, fill, n, C.data(), n, r));
     // The corrections, not the fallback, where the lists hold the lost elements.
     if (detect && kernel == "sm90_fp16x3")
-      EXPECT_EQ((ws.first_word() & 32u) != 0u, many) << "flags " << ws.first_word();
+      EXPECT_EQ((ws.first_word() & kernels::kLostBits) != 0u, many) << "flags " << ws.first_word();
   }
 }
 
@@ -1138,7 +1138,7 @@ TEST_P(GpuSampledMaxima, AnUnsampledRowFarAboveItsColumnsIsExact) {
     const auto C = dC.download();
     EXPECT_TRUE(lost_close(kernel, Fill::Upper, n, C.data(), n, r));
     if (detect && kernel == "sm90_fp16x3") {
-      EXPECT_EQ((ws.first_word() & 32u) != 0u, e > 10) << "flags " << ws.first_word();
+      EXPECT_EQ((ws.first_word() & kernels::kLostBits) != 0u, e > 10) << "flags " << ws.first_word();
     }
   }
 }
