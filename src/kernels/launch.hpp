@@ -19,14 +19,14 @@ namespace trimm::kernels {
 // its prepass finds more lost elements than its lists hold).
 enum class Path : uint8_t { Structured, Dense, Exact, Fallback };
 
-// Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the
-// structured launch's spare warps read the triangles of A and B that should be zero
-// (kOutside*: a nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there), and the
-// structured and dense launches flag an output they computed that is not finite
+// Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the structured
+// launch's spare warps (sm90_fp16x3: a launch of its prepass) read the triangles of A and B that
+// should be zero (kOutside*: a nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there),
+// and the structured and dense launches flag an output they computed that is not finite
 // (kNonFiniteOut: a NaN or Inf inside the triangles reached it, as every element of A's and B's
-// triangles reaches C's diagonal block; or a sum overflowed). 16-bit: the scan reads all of A
-// and B, the other triangles as above and the triangles for NaN and Inf (kNonFiniteInside).
-// kLostBits: sm90_fp16x3 found more elements its fp16 planes cannot hold than it can correct
+// triangles reaches C's diagonal block; or a sum overflowed). 16-bit: the scan reads all of A and
+// B, the other triangles as above and the triangles for NaN and Inf (kNonFiniteInside). kLostBits:
+// sm90_fp16x3 found more elements its fp16 planes cannot hold than it can correct
 // (docs/sm90_fp16x3_plan.md): under Detect the general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
                    kNonFiniteInside = 16u, kLostBits = 32u;

@@ -1,5 +1,6 @@
-// Structure::Detect's scan of what should be zero, for the sm90 kernels whose spare warps run it
-// under their multiply (sm90_tf32x3; sm90_fp16x3), and the flag test that stops their work.
+// Structure::Detect's scan of what should be zero, for sm90_tf32x3's spare warps, which run it
+// under their multiply, and the flag test that stops their work; sm90_fp16x3's prepass scans
+// with its row scan (scan_outside_row), a block a row.
 #pragma once
 
 #include <cstdint>

@@ -11,9 +11,9 @@
 // one plane an operand, kPlanes = 1 below.) The elements further below their row's (column's)
 // largest ("lost": fp16 would hold them to fewer bits) go into the planes as zeros and into
 // lists; the product's helper warps add their products in fp32 to each tile once it is stored
-// where every block of the call is resident (elsewhere, and under Detect, a launch after the
-// product), and where the lists overflow (n / 4 entries an operand) a launch of sm90_tf32x3
-// gated on a flag recomputes C.
+// where every block of the call is resident (elsewhere a launch after the product), and where
+// the lists overflow (n / 4 entries an operand) a launch of sm90_tf32x3 gated on a flag (under
+// Detect, the API's general launch) recomputes C.
 //
 // Two launches before the product (the prepass), into the caller's workspace
 // (fp16x3_workspace_bytes): the planes X0, X1, Y0, Y1 (fp16x1: X0, Y0; n × ldw halves each,
@@ -32,8 +32,8 @@
 // stage's main products go into fresh registers (their own commit group) promoted with FADD (the
 // tensor cores' accumulation truncates), the cross products into a second accumulator over the
 // whole band (2^-11 smaller: their truncation does not show).
-// Structure::Detect (kDetect): as sm90_tf32x3's, the helper warps scan A's and B's other
-// triangles under the multiply (scan_outside.cuh) and the epilogue flags any output that is not
+// Structure::Detect (kDetect): scan_rows, launched between the prepass's two, reads A's and B's
+// other triangles, and the product's epilogue (and its corrections) flag any output that is not
 // finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
 // gated on the flags (the host API's three launches).
 // Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-29): prepass 40 + 20 µs (each
@@ -48,7 +48,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
@@ -102,29 +101,27 @@ struct alignas(1024) Stage {
   __half x[kPlanes][kTile * kStep];
   __half y[kPlanes][kStep * kTile];
 };
-// Structure::Triangular: the consumers hand each stored tile to the helper warps (its lost
-// elements' products). The block's u-th tile completes a phase of stored[u % kHandoffs] once the
-// consumers have stored it, and of corrected[u % kHandoffs] once the helpers have added them:
-// the consumers run up to kHandoffs tiles ahead of the helpers.
+// The consumers hand each stored tile to the helper warps (its lost elements' products). The
+// block's u-th tile completes a phase of stored[u % kHandoffs] once the consumers have stored it,
+// and of corrected[u % kHandoffs] once the helpers have added them: the consumers run up to
+// kHandoffs tiles ahead of the helpers.
 struct Handoff {
   uint64_t stored[kHandoffs], corrected[kHandoffs];
   // Each helper warp's gathered values: an entry's 128 of the other operand (X entries) or of X
   // and of the rows' inverse scales (Y entries), a lane's at 32·q + lane.
   float staged[kHelperThreads / 32][kStaged][2][kTile];
 };
-struct NoHandoff {};  // Detect: its helper warps scan instead (and L1 keeps the 12 KB)
-template <int kPlanes, bool kDetect>
+template <int kPlanes>
 struct Smem {
   Stage<kPlanes> st[kStages<kPlanes>];
   uint64_t full[kStages<kPlanes>], empty[kStages<kPlanes>];
-  std::conditional_t<kDetect, NoHandoff, Handoff> h;
+  Handoff h;
 };
 template <int kPlanes>
 [[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage<kPlanes>);
 // One Y box: the descriptors' leading byte offset.
 [[maybe_unused]] constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(__half);
-static_assert(sizeof(Smem<2, false>) + 1024 <= 227 * 1024 &&
-                  sizeof(Smem<1, false>) + 1024 <= 227 * 1024,
+static_assert(sizeof(Smem<2>) + 1024 <= 227 * 1024 && sizeof(Smem<1>) + 1024 <= 227 * 1024,
               "the ring fits one SM's shared memory");
 
 // --- the workspace ----------------------------------------------------------------------------
@@ -407,6 +404,29 @@ __device__ void sampled_maxima(const float* B, int64_t ldb, int n, int rt, int c
 
 #endif  // TRIMM_SM90_DEVICE
 
+// Structure::Detect, a launch between the prepass's two: row i of A and B outside the triangles
+// (scan_outside_row), a block a row, its flags ORed into the gate. Nothing here needs launch 1
+// (Upper: its first blocks start under launch 1's last wave); each waits for launch 1 before it
+// exits, so that launch 2, which waits for this launch, still finds launch 1's maxima. (In the
+// product's helper warps, as sm90_tf32x3 scans, these rows stretched the product by ~36 µs at
+// 4096, session 23.)
+template <bool kLower>
+__global__ void __launch_bounds__(kPrepassThreads) scan_rows(const Problem p, Work, int64_t b0) {
+#if TRIMM_SM90_DEVICE
+  allow_dependent_launch();
+  const int64_t b = b0 + blockIdx.y;
+  const int i = int(blockIdx.x);
+  const uint32_t bits = __reduce_or_sync(
+      0xffffffffu, sm90::scan_outside_row<kLower>(p.A + b * p.stride_a + int64_t(i) * p.lda,
+                                                   p.B + b * p.stride_b + int64_t(i) * p.ldb,
+                                                   int(p.n), i, int(threadIdx.x), kPrepassThreads));
+  if (bits != 0u && threadIdx.x % 32 == 0) atomicOr(p.gate, bits);
+  wait_for_previous_grid();
+#else
+  __trap();
+#endif
+}
+
 // Upper, launch 1: blocks [0, n) split A's rows into X (row i from its diagonal block's first
 // column: zeros before i), each scaled by its own largest |x|; blocks from n take B's column
 // maxima. Grid y: batch entries from b0.
@@ -657,10 +677,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
 // Ĉ = triu(X'·Y') + triu(X_lost·Y) + triu(X'·Y_lost). An X entry (i, k, x) adds x·Y(k, j) to
 // Ĉ(i, j) for j >= k; a Y entry (k, j, y) adds X'(i, k)·y for i <= k, X' without its lost
 // elements (the entry's own test, from the row's inverse scale), so that a product of two lost
-// elements is added once. fp32 atomics: entries may meet in an element. Structure::Triangular:
-// the product's helper warps add a tile's share once its consumers have stored it
-// (correct_tile) where every block of the call is resident; elsewhere, and under Detect, a
-// launch after the product (correct_lost).
+// elements is added once. fp32 atomics: entries may meet in an element. The product's helper
+// warps add a tile's share once its consumers have stored it (correct_tile) where every block of
+// the call is resident; elsewhere a launch after the product (correct_lost).
 #if TRIMM_SM90_DEVICE
 // Entry b's X, Y and Ĉ, indexed in the product's frame. (It refers to the kernel's parameter,
 // not a copy of its fields: the helper warps' 56 registers cannot hold those.)
@@ -688,8 +707,10 @@ struct Frame {
 // those that reach the tile (rand at 4096: ~60 entries a list, almost none a tile). Of those,
 // kStaged at a time: the whole warp gathers their values into its part of shared memory
 // (`staged`; a lane a column of an X entry's row, a row of a Y entry's column), waits once, then
-// adds their products. The atomics are reductions (no return waited on).
-template <bool kLower>
+// adds their products. The atomics are reductions (no return waited on), except under
+// Structure::Detect (kDetect), where an output a correction takes past fp32's range is flagged
+// as the epilogue flags its own (Detect's exact launch then recomputes).
+template <bool kLower, bool kDetect>
 __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work& w, int64_t b,
                                              int n, int bi, int bj, int ht,
                                              float (&staged)[kStaged][2][kTile]) {
@@ -700,6 +721,13 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
   const int lane = ht % 32, m0 = bi * kTile, n0 = bj * kTile;
   const int m1 = min(n, m0 + kTile), n1 = min(n, n0 + kTile);
   const float* inv_sx = w.inv_sx + b * n;
+  [[maybe_unused]] bool overflow = false;  // kDetect: an output a correction took past fp32's range
+  auto add = [&](float* out, float v) {
+    if constexpr (kDetect)
+      overflow |= !isfinite(__fadd_rn(atomicAdd(out, v), v));
+    else
+      atomicAdd(out, v);
+  };
   for (unsigned e0 = 32u * unsigned(ht / 32); e0 < nx + ny; e0 += 32u * kWarps) {
     const unsigned e = e0 + unsigned(lane);
     Lost l{};
@@ -750,7 +778,7 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
           for (int q = 0; q < kPer; ++q) {
             const int j = n0 + 32 * q + lane;
             if (j >= col && j < n1)
-              atomicAdd(f.c(row, j), value * staged[s][0][32 * q + lane]);
+              add(f.c(row, j), value * staged[s][0][32 * q + lane]);
           }
         } else {
 #pragma unroll 1
@@ -758,13 +786,15 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
             const int i = m0 + 32 * q + lane;
             if (i > row || i >= m1) continue;
             const float x = staged[s][0][32 * q + lane];
-            if (in_planes(x, staged[s][1][32 * q + lane])) atomicAdd(f.c(i, col), x * value);
+            if (in_planes(x, staged[s][1][32 * q + lane])) add(f.c(i, col), x * value);
           }
         }
       }
       hit = rest;
     }
   }
+  if constexpr (kDetect)
+    if (overflow) atomicOr(w.flag, kNonFiniteOut);
 }
 #endif  // TRIMM_SM90_DEVICE
 
@@ -773,21 +803,20 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
 // sm90_16bit): the ring continues from a block's unit to the next, so the producer loads the
 // next unit while the consumers store the last. WG0, WG1: consumers, 64 rows of the tile each;
 // warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other triangle, then
-// (kDetect) scan the other triangles of A and B, round-robin over the first `scanners` blocks,
-// or (Triangular) add the lost elements' products to each tile the consumers have stored.
+// add the lost elements' products to each tile the consumers have stored (where `correct`).
 template <int kPlanes, bool kLower, bool kDetect>
 __global__ void __launch_bounds__(kThreads, 1)
     fp16x3_kernel(const __grid_constant__ CUtensorMap map_x0,
                   const __grid_constant__ CUtensorMap map_x1,
                   const __grid_constant__ CUtensorMap map_y0,
                   const __grid_constant__ CUtensorMap map_y1, const Problem p, const Work w,
-                  sched::TriangleSchedule s, int64_t batch_offset, int scanners, bool correct,
+                  sched::TriangleSchedule s, int64_t batch_offset, bool correct,
                   const __grid_constant__ sched::DispatchOrder order) {
 #if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   constexpr int kRing = kStages<kPlanes>;
-  Smem<kPlanes, kDetect>& sm = *reinterpret_cast<Smem<kPlanes, kDetect>*>(
+  Smem<kPlanes>& sm = *reinterpret_cast<Smem<kPlanes>*>(
       smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x, n = int(p.n);
   const int64_t b = batch_offset + blockIdx.y, units = s.num_units();
@@ -801,11 +830,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::mbar_init(&sm.full[i], 1);
       ptx::mbar_init(&sm.empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
     }
-    if constexpr (!kDetect)
-      for (int i = 0; i < kHandoffs; ++i) {
-        ptx::mbar_init(&sm.h.stored[i], kConsumerThreads);
-        ptx::mbar_init(&sm.h.corrected[i], kHelperThreads);
-      }
+    for (int i = 0; i < kHandoffs; ++i) {
+      ptx::mbar_init(&sm.h.stored[i], kConsumerThreads);
+      ptx::mbar_init(&sm.h.corrected[i], kHelperThreads);
+    }
     ptx::mbar_init_fence();
   }
   __syncthreads();
@@ -845,13 +873,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<false, float>(C, p.ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
-      if constexpr (kDetect) {
-        sm90::scan_outside<kLower>(p, batch_offset, scanners, ht, kHelperThreads);
-      } else if (correct) {
+      if (correct) {
         // Each unit's share of the lost elements' products, once the consumers have stored it.
-        // Lists past their capacity: the flag sends the call to the fallback launch, which
-        // recomputes C.
-        wait_for_previous_grid();  // the lists, the inverse scales (before any load of them: L1)
+        // Lists past their capacity: the flag sends the call to the fallback launch (under
+        // Detect, the API's general launch), which recomputes C. First the lists and the
+        // inverse scales (before any load of them: L1).
+        wait_for_previous_grid();
         if (blockIdx.x == 0 && ht == 0 &&
             (w.counts[2 * b] > unsigned(w.cap) || w.counts[2 * b + 1] > unsigned(w.cap)))
           atomicOr(w.flag, kLostBits);
@@ -860,7 +887,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x); ++done) {
           const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
           ptx::mbar_wait(&sm.h.stored[done % kHandoffs], (done / kHandoffs) & 1);
-          correct_tile<kLower>(f, w, b, n, u.bi, u.bj, ht, sm.h.staged[ht / 32]);
+          correct_tile<kLower, kDetect>(f, w, b, n, u.bi, u.bj, ht, sm.h.staged[ht / 32]);
           ptx::mbar_arrive(&sm.h.corrected[done % kHandoffs]);
         }
       }
@@ -882,7 +909,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const float* inv_sx = w.inv_sx + b * n;
   const float* inv_sy = w.inv_sy + b * n;
   int q = 0;
-  [[maybe_unused]] int done = 0;  // Triangular: the units stored so far
+  int done = 0;  // the units stored so far (for the helpers' corrections)
   for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
     const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
     const int m0 = u.bi * kTile, n0 = u.bj * kTile, steps = steps_of(u);
@@ -998,9 +1025,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
     }
-    if constexpr (kDetect) {
+    if constexpr (kDetect)
       if (__any_sync(0xffffffffu, nonfinite) && lane0) atomicOr(p.gate, kNonFiniteOut);
-    } else if (correct) {
+    if (correct) {
       // The tile to the helpers (its corrections). The one kHandoffs before must be corrected
       // first, so that no stored[] barrier runs two phases ahead of the helpers' waits.
       const int slot = done % kHandoffs;
@@ -1014,9 +1041,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// A warp a chunk of an entry, after the product: under Structure::Detect (its helper warps scan
-// the other triangles) and where the product's blocks are not all resident. Where either list
-// overflowed nothing is added: the flag sends the call to its fallback instead.
+// A warp a chunk of an entry, after the product, where the product's blocks are not all
+// resident. Where either list overflowed nothing is added: the flag sends the call to its
+// fallback instead.
 template <bool kLower>
 __global__ void __launch_bounds__(kPrepassThreads)
     correct_lost(const Problem p, Work w, int64_t b0) {
@@ -1037,7 +1064,9 @@ __global__ void __launch_bounds__(kPrepassThreads)
   // thread, at its end: a flag write between two atomics would make each wait for the one
   // before it (eight round trips a chunk, not one).
   bool overflow = false;
-  auto add = [&](float* out, float v) { overflow |= !isfinite(atomicAdd(out, v) + v); };
+  auto add = [&](float* out, float v) {
+    overflow |= !isfinite(__fadd_rn(atomicAdd(out, v), v));  // not contracted with v's product
+  };
   // A warp a chunk of an entry's segment (not a warp an entry: an entry's 4096-long segment walked
   // by one warp is a chain of 128 round trips, 155 µs at 4096 whatever the count). A chunk's
   // loads are issued before its atomics (they may alias C, so they would not be hoisted).
@@ -1110,7 +1139,7 @@ void launch_entries(void (*kernel)(Problem, Work, int64_t), int64_t blocks, cons
 template <int kPlanes, bool kLower, bool kDetect>
 void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr auto kernel = fp16x3_kernel<kPlanes, kLower, kDetect>;
-  constexpr int smem = int(sizeof(Smem<kPlanes, kDetect>)) + 1024;  // + alignment slack
+  constexpr int smem = int(sizeof(Smem<kPlanes>)) + 1024;  // + alignment slack
   sm90::check_launch_registers<kernel, kLaunchRegs>(kPlanes == 2 ? "sm90_fp16x3" : "sm90_fp16x1");
   // p.workspace holds l.bytes (the host API's attach_workspace).
   const Layout l = layout_of(p.n, p.batch, kPlanes);
@@ -1138,10 +1167,15 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   const size_t zero_from = kLower ? 0 : vec * sizeof(unsigned);
   TRIMM_CUDA_CHECK(cudaMemsetAsync(base + zero_from, 0, l.zeroed_bytes - zero_from, stream));
   const int n = int(p.n);
+  // Structure::Detect: the rows of the other triangles, between the prepass's launches.
+  auto scan = [&] {
+    if constexpr (kDetect) launch_entries(scan_rows<kLower>, n, p, w, /*dependent=*/true, stream);
+  };
   if constexpr (kLower) {
     launch_entries(lower_maxima,
                    int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows),
                    p, w, /*dependent=*/false, stream);
+    scan();
     launch_entries(lower_split<kPlanes>,
                    int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
                    /*dependent=*/true, stream);
@@ -1150,6 +1184,7 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
     const int64_t tall = (n + kTallCols - 1) / kTallCols;
     launch_entries(upper_rows_and_maxima<kPlanes>, n + tall * (tall + 1) / 2, p, w,
                    /*dependent=*/false, stream);
+    scan();
     launch_entries(upper_split_b<kPlanes>,
                    split_tiles((n + kSplitRows - 1) / kSplitRows,
                                (n + kSplitCols - 1) / kSplitCols),
@@ -1172,17 +1207,13 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
-                   // Detect: the first wave of blocks scans the other triangles.
-                   const int scanners =
-                       kDetect ? int(std::min(slots, int64_t(grid.x) * grid.y)) : 0;
-                   // Triangular: the helper warps add the lost elements' products where every
-                   // block of the call is resident (the same for every chunk of the batch):
+                   // The helper warps add the lost elements' products where every block of the
+                   // call is resident (the same for every chunk of the batch):
                    // there a block's last corrections delay only the call's end, where blocks
                    // queue for SMs they would delay the next block.
-                   helpers_correct = !kDetect && int64_t(grid.x) * p.batch <= slots;
+                   helpers_correct = int64_t(grid.x) * p.batch <= slots;
                    launch_maybe_dependent(b0 == 0, kernel, grid, dim3(kThreads), smem, stream,
-                                          x0, x1, y0, y1, p, w, s, b0, scanners, helpers_correct,
-                                          order);
+                                          x0, x1, y0, y1, p, w, s, b0, helpers_correct, order);
                  },
                  config::kSm90Fp16x3Band);
   // Otherwise the lost elements' products after the product: a warp a chunk of an entry, up to
