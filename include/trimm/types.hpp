@@ -65,9 +65,9 @@ struct Options {
   // Device memory the call may overwrite (trtrmm_workspace_bytes says how much): for
   // Structure::Detect on the GPU, 4 bytes, 4-byte aligned (the flags that choose the path); for
   // the kernels sm90_fp16x3 and sm90_fp16x1, their split operands. Dispatch also takes those two
-  // for one float problem (Structure::Triangular, sm_90, n >= 3072 for fp32, n >= 4096 for tf32)
-  // when the workspace holds what they need (256-byte aligned). Calls that may run at the same
-  // time need their own.
+  // for one float problem (sm_90, n >= 3072 for fp32, n >= 4096 for tf32) when the workspace
+  // holds what they need (256-byte aligned; under Structure::Detect, sm90_fp16x3's planes 256
+  // bytes in, after the flags). Calls that may run at the same time need their own.
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
 };

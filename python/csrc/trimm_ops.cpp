@@ -18,6 +18,7 @@
 #include <torch/library.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -270,12 +271,22 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   const bool direct = ldc == n;
   at::Tensor c = direct ? out.view({batch, n, n})
                         : at::empty({batch, n, ldc}, A.options().dtype(at::kFloat));
-  at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));
+  auto ld = [](const at::Tensor& t) { return t.stride(1); };
+  // Structure::Detect's flag word, and sm90_fp16x3's planes after it where dispatch takes that
+  // kernel (one problem, sm_90, n >= 3072): ~8·n² bytes, 134 MB at n = 4096, from the caching
+  // allocator as cuBLAS's workspace is, so no cudaMalloc after a shape's first call.
   trimm::Options o;
   o.structure = trimm::Structure::Detect;
+  trimm::Options planes = o;
+  planes.kernel = "sm90_fp16x3";
+  o.workspace_bytes = trimm::trtrmm_workspace_bytes(n, batch, planes);
+  if (batch != 1 || std::strcmp(trimm::selected_kernel(fill, n, a.data_ptr<float>(), ld(a),
+                                                       b.data_ptr<float>(), ld(b),
+                                                       c.data_ptr<float>(), ldc, o),
+                                "sm90_fp16x3") != 0)
+    o.workspace_bytes = sizeof(int32_t);
+  at::Tensor work = at::empty({int64_t(o.workspace_bytes)}, A.options().dtype(at::kByte));
   o.workspace = work.data_ptr();
-  o.workspace_bytes = sizeof(int32_t);
-  auto ld = [](const at::Tensor& t) { return t.stride(1); };
   trimm::trtrmm_strided_batched(fill, n, a.data_ptr<float>(), ld(a), a.stride(0),
                                 b.data_ptr<float>(), ld(b), b.stride(0), c.data_ptr<float>(), ldc,
                                 n * ldc, batch, current_stream(), o);

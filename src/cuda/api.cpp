@@ -78,16 +78,20 @@ void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Opt
   p.workspace = static_cast<unsigned char*>(o.workspace) + offset;
 }
 
-// The bytes of options.workspace a kernel's own data may take (dispatch's view of it).
-size_t usable_workspace(const Options& o) {
-  return o.workspace != nullptr && workspace_aligned(o) ? o.workspace_bytes : 0;
+// The bytes of options.workspace a kernel's own data may take (dispatch's view of it): under
+// Structure::Detect, those after the flag word. `query` (selected_kernel): a null workspace with
+// workspace_bytes set stands for an aligned one of that size, not yet allocated.
+size_t usable_workspace(const Options& o, bool query = false) {
+  if (o.workspace == nullptr ? !query : !workspace_aligned(o)) return 0;
+  const size_t skip = o.structure == Structure::Detect ? kDetectDataOffset : 0;
+  return o.workspace_bytes > skip ? o.workspace_bytes - skip : 0;
 }
 
 // The kernel a call on p runs (dispatch::choose), for these operands' alignment and workspace.
 dispatch::Choice choose(const kernels::DeviceInfo& dev, const kernels::Problem& p,
-                        const Options& o) {
+                        const Options& o, bool query = false) {
   return dispatch::choose(dev.cc, o.precision, p.n, o.kernel, kernels::tma_compatible(p),
-                          o.structure, usable_workspace(o), p.batch);
+                          o.structure, usable_workspace(o, query), p.batch);
 }
 
 void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,
@@ -124,9 +128,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   }
 
   // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
-  // find in A's and B's other triangles and any output that is not finite; the general launch
-  // and then the exact one are gated on those flags (every block of a launch that does not
-  // apply returns at once). Each rewrites all of C's triangle, so the last that runs decides.
+  // (sm90_fp16x3: its prepass) find in A's and B's other triangles and any output that is not
+  // finite; the general launch and then the exact one are gated on those flags (every block of a
+  // launch that does not apply returns at once). Each rewrites all of C's triangle, so the last
+  // that runs decides.
   if (!g.flags)
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs up to n = 1024 on any GPU, and beyond on "
@@ -358,7 +363,7 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
 
 const char* selected_kernel(int64_t n, const Options& options) {
   return dispatch::select(current_device().cc, options.precision, n, options.kernel,
-                          /*tma_ok=*/true, usable_workspace(options))
+                          /*tma_ok=*/true, usable_workspace(options, /*query=*/true))
       .name;
 }
 
@@ -366,7 +371,7 @@ const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, c
                             int64_t ldb, const float* C, int64_t ldc, const Options& options) {
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
-  return choose(current_device(), p, options).kernel->name;
+  return choose(current_device(), p, options, /*query=*/true).kernel->name;
 }
 
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,

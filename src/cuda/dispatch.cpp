@@ -43,8 +43,9 @@ const KernelEntry kTable[] = {
      kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles",
      nullptr},
-    // Structure::Detect: flags as sm90_tf32x3's, whose dense mode is its general launch (taken
-    // only when forced: slower than sm90_tf32x3's Detect, session 24).
+    // Structure::Detect: flags as sm90_tf32x3's, whose dense mode is its general launch; taken
+    // where the call brings the workspace, as under Triangular (session 30: its Detect, the
+    // scan in the prepass, 0.2061-0.2068 ms against sm90_tf32x3's 0.2260-0.2295 at 4096).
     {"sm90_fp16x3", Precision::Fp32, 90, 90, kFp16x3MinN, kAnyN, true, true, 0, true,
      kernels::launch_sm90_fp16x3,
      "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
@@ -252,8 +253,7 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure, size_t workspace, int64_t batch) {
   const bool detect = structure == Structure::Detect;
-  const KernelEntry& k =
-      select(cc, precision, n, forced, tma_ok, detect ? 0 : workspace, batch);
+  const KernelEntry& k = select(cc, precision, n, forced, tma_ok, workspace, batch);
   if (!detect || k.flags) return {&k, false};
   if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true};
   const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;

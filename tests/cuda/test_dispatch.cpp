@@ -148,13 +148,17 @@ TEST(Dispatch, KernelsThatNeedAWorkspaceRunOnlyWhereTheCallBringsIt) {
   EXPECT_STREQ(select(90, Precision::Tf32, 4095, "", true, SIZE_MAX).name, "sm90_tf32");
   // Auto is fp32-accurate: never sm90_fp16x1, whatever the workspace.
   EXPECT_STREQ(select(90, Precision::Auto, 4096, "", true, x1).name, "sm90_tf32x3");
-  // Detect: sm90_tf32x3 whatever the workspace, and its exact path below it as before.
-  for (const size_t w : {size_t(0), size_t(SIZE_MAX)}) {
-    EXPECT_STREQ(choose(90, Precision::Auto, 4096, "", true, Structure::Detect, w).kernel->name,
-                 "sm90_tf32x3");
-    EXPECT_STREQ(choose(90, Precision::Auto, 1000, "", true, Structure::Detect, w).kernel->name,
-                 "sm90_tf32x3");
-  }
+  // Detect: sm90_fp16x3 where the call brings its planes (the host API offers the bytes after
+  // the flag word), as under Triangular; else sm90_tf32x3, and below 3072 as before.
+  EXPECT_STREQ(choose(90, Precision::Auto, 4096, "", true, Structure::Detect, x3).kernel->name,
+               "sm90_fp16x3");
+  EXPECT_STREQ(choose(90, Precision::Auto, 4096, "", true, Structure::Detect, x3 - 1).kernel->name,
+               "sm90_tf32x3");
+  EXPECT_STREQ(choose(90, Precision::Auto, 4096, "", true, Structure::Detect, 0).kernel->name,
+               "sm90_tf32x3");
+  EXPECT_STREQ(
+      choose(90, Precision::Auto, 1000, "", true, Structure::Detect, SIZE_MAX).kernel->name,
+      "sm90_tf32x3");
   EXPECT_STREQ(
       choose(90, Precision::Auto, 4096, "", true, Structure::Triangular, x3).kernel->name,
       "sm90_fp16x3");

@@ -587,6 +587,47 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
     });
 
+// Under Structure::Detect too, an unforced call whose workspace holds sm90_fp16x3's planes after
+// the flag word runs it from 3072 on (selected_kernel says so, also asked before allocating):
+// its planes are written there (a word past the flag word's 256 bytes no longer holds the
+// poison) and C is the triangular product, exact on integers.
+TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
+  SKIP_WITHOUT_GPU();
+  constexpr int64_t n = 3072;
+  if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
+  std::mt19937_64 rng(test::seed());
+  SCOPED_TRACE(test::seed_note(test::seed()));
+  const auto A = test::make_triangular<float>(Fill::Upper, n, n, test::integers(rng));
+  const auto B = test::make_triangular<float>(Fill::Upper, n, n, test::integers(rng));
+  std::vector<double> ref(static_cast<size_t>(n * n));
+  cpu::reference_trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, ref.data(), n);
+  std::vector<float> C(static_cast<size_t>(n * n));
+  test::poison(C);
+  DeviceBuffer<float> dA(A), dB(B), dC(C);
+  const uint32_t poison = 0xDEADBEEFu;
+  DeviceBuffer<uint32_t> work(detect_workspace("sm90_fp16x3", n, poison));
+  const Options o = detect_options("", work);
+  // Asked before allocating (a null workspace of those bytes), selected_kernel gives the same
+  // answer, and sm90_tf32x3 a byte short.
+  Options query = o;
+  query.workspace = nullptr;
+  EXPECT_STREQ(selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, query),
+               "sm90_fp16x3");
+  query.workspace_bytes -= 1;
+  EXPECT_STREQ(selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, query),
+               "sm90_tf32x3");
+  EXPECT_STREQ(selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, o),
+               "sm90_fp16x3");
+  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const auto out = dC.download();
+  EXPECT_TRUE(test::matches_dense(Fill::Upper, n, out.data(), n, ref, /*exact=*/true));
+  const auto w = work.download();
+  EXPECT_EQ(w[0], 0u) << "flags on triangular integers";
+  EXPECT_TRUE(std::any_of(w.begin() + 64, w.end(), [&](uint32_t x) { return x != poison; }))
+      << "sm90_fp16x3's planes not written";
+}
+
 // The scan of the other triangles, pinned: one value in A's or B's other triangle, at the first,
 // a middle or the last column that triangle has in a row (the 16-byte chunk edges, the scalar
 // tail of odd n), or in the triangle's last row; a tiny nonzero, NaN or Inf. Each must send the
