@@ -597,10 +597,12 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
   std::mt19937_64 rng(test::seed());
   SCOPED_TRACE(test::seed_note(test::seed()));
-  const auto A = test::make_triangular<float>(Fill::Upper, n, n, test::integers(rng));
-  const auto B = test::make_triangular<float>(Fill::Upper, n, n, test::integers(rng));
+  // Triangular inputs (zeros in the other triangles, as Detect's fast path needs), integers.
+  const std::function<double()> gen = test::integers(rng);
+  const auto A = test::make(test::Kind::Triangular, Fill::Upper, n, n, gen, rng);
+  const auto B = test::make(test::Kind::Triangular, Fill::Upper, n, n, gen, rng);
   std::vector<double> ref(static_cast<size_t>(n * n));
-  cpu::reference_trtrmm(Fill::Upper, n, A.data(), n, B.data(), n, ref.data(), n);
+  cpu::reference_dense(Fill::Upper, n, A.data(), n, B.data(), n, ref.data(), n);
   std::vector<float> C(static_cast<size_t>(n * n));
   test::poison(C);
   DeviceBuffer<float> dA(A), dB(B), dC(C);
