@@ -28,6 +28,10 @@
 #   NSYS_ARGS="--sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5"
 #                                          (nsys: the GPU timeline of one bench run; the kernel
 #                                           summary and the last call's launches, with gaps)
+#   NSYS_CMD="python3 scripts/kernelbench_profile.py --no-torch-profiler"
+#                                          (nsys: profile this command, from the root, instead;
+#                                           the summary adds the host's CUDA API calls over the
+#                                           last NSYS_LAST GPU operations' window)
 # With STEPS containing python, the package builds in the background right after the CMake
 # build (CPU work beside the GPU steps); the python step waits for it.
 # Logs are grouped, one file per step (summary, build, ctest, sanitizer, bench text and JSON,
@@ -224,13 +228,17 @@ if has ncu_source; then
 fi
 if has nsys; then
   args=${NSYS_ARGS:---sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5}
-  note "nsys trimm bench $args"
+  cmd=("$build/tools/cli/trimm" bench)
+  # shellcheck disable=SC2206
+  [ -n "${NSYS_CMD:-}" ] && { cmd=(${NSYS_CMD}); args=""; }
+  note "nsys ${cmd[*]} $args"
   rep=/tmp/trimm-nsys
   # shellcheck disable=SC2086
   if command -v nsys > /dev/null &&
-     nsys profile --trace=cuda --force-overwrite true -o "$rep" \
-       "$build/tools/cli/trimm" bench $args > /dev/null 2>&1; then
-    python3 "$root/scripts/nsys_summary.py" "$rep.nsys-rep" 12 > "$out/nsys.txt" 2>&1
+     (cd "$root" && nsys profile --trace=cuda --force-overwrite true -o "$rep" \
+       "${cmd[@]}" $args > "$out/nsys-run.log" 2>&1); then
+    python3 "$root/scripts/nsys_summary.py" "$rep.nsys-rep" "${NSYS_LAST:-12}" \
+      ${NSYS_CMD:+--api} > "$out/nsys.txt" 2>&1
     log < "$out/nsys.txt"
   else
     echo "nsys missing or failed" | log; status=1

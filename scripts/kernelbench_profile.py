@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """What ModelNew of a KernelBench file runs, and what its host path costs: the CUDA kernels of one
-forward call (torch.profiler: names, launches, device time), then its median time as
-scripts/kernelbench_eval.py takes it (L2 flushed, events around the call) with and without a
-~100 µs GPU sleep queued before the start event. The sleep lets the host queue the call's launches
-ahead of the GPU: the difference is the host latency the eval's time includes.
+forward call (torch.profiler: names, launches, device time), the host time of a forward call
+(perf_counter around it, no sync: how long the host takes to queue its work), then its median
+time as scripts/kernelbench_eval.py takes it (L2 flushed, events around the call) with and
+without a ~100 µs GPU sleep queued before the start event. The sleep lets the host queue the
+call's launches ahead of the GPU: the difference is the host latency the eval's time includes.
 
-    python3 scripts/kernelbench_profile.py [FILE]   (default kernelbench/level1_14_trimm.py)
+    python3 scripts/kernelbench_profile.py [FILE] [--no-torch-profiler]
+        FILE: default kernelbench/level1_14_trimm.py; --no-torch-profiler under nsys (both want
+        CUPTI), e.g. scripts/device.sh's nsys step with NSYS_CMD.
 """
 import os
 import statistics
 import sys
+import time
 
 import torch
 
@@ -31,9 +35,22 @@ def median_ms(fn, flush, sleep_cycles, runs=50):
     return statistics.median(times)
 
 
+def host_us(fn, runs=50):
+    """Median host time of fn() (no sync inside), each run after the GPU is idle."""
+    times = []
+    for _ in range(runs):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
 def main():
-    path = (sys.argv[1] if len(sys.argv) > 1
-            else os.path.join(ROOT, "kernelbench", "level1_14_trimm.py"))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    use_profiler = "--no-torch-profiler" not in sys.argv[1:]
+    path = args[0] if args else os.path.join(ROOT, "kernelbench", "level1_14_trimm.py")
     if not torch.cuda.is_available():
         print("kernelbench_profile: no CUDA device; nothing to profile")
         return 0
@@ -47,14 +64,18 @@ def main():
         for _ in range(3):
             model(*inputs)
         torch.cuda.synchronize()
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            model(*inputs)
-            torch.cuda.synchronize()
-        print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=20,
-                                        max_name_column_width=90))
+        if use_profiler:
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                model(*inputs)
+                torch.cuda.synchronize()
+            print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=20,
+                                            max_name_column_width=90))
+        call = lambda: model(*inputs)  # noqa: E731
+        print(f"host time of one forward call (queueing only): median {host_us(call):.1f} us")
         l2 = torch.cuda.get_device_properties(dev).L2_cache_size
         flush = torch.empty(max(2 * l2, 1 << 20) // 4, dtype=torch.float32, device=dev)
-        call = lambda: model(*inputs)  # noqa: E731
+        print(f"host time of the L2 flush (queueing only): median "
+              f"{host_us(lambda: flush.zero_()):.1f} us")
         for cycles in (0, 200_000, 0, 200_000):
             print(f"GPU sleep {cycles:>7} cycles before the start event: "
                   f"median {median_ms(call, flush, cycles):.4f} ms")

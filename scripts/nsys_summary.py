@@ -2,8 +2,10 @@
 """Compact summary of an nsys report of one `trimm bench` run (scripts/device.sh, step nsys).
 
 Prints each kernel's median duration, then the last launches of the run with the idle gap
-before each: where a call's time goes between its kernels.
-usage: nsys_summary.py REPORT.nsys-rep [LAST]
+before each: where a call's time goes between its kernels. --api: then the host's CUDA API calls
+from 300 us before the first of those launches to the last one's end, on the same clock: a
+launch queued after the GPU went idle shows where the host, not the GPU, set the pace.
+usage: nsys_summary.py REPORT.nsys-rep [LAST] [--api]
 """
 import csv
 import io
@@ -26,8 +28,9 @@ def short(name, width=70):
 
 
 def main():
-    rep = sys.argv[1]
-    last = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    args = [a for a in sys.argv[1:] if a != "--api"]
+    rep = args[0]
+    last = int(args[1]) if len(args) > 1 else 10
     print("kernel summary: instances, median us, name")
     for r in report(rep, "cuda_gpu_kern_sum"):
         print(f"{int(r['Instances']):5d} {float(r['Med (ns)']) / 1e3:9.2f}  {short(r['Name'])}")
@@ -41,6 +44,12 @@ def main():
         gap = "" if end is None else f"{(s - end) / 1e3:7.2f}"
         print(f"{(s - t0) / 1e3:9.2f} {d / 1e3:9.2f} {gap:>7}  {short(r['Name'])}")
         end = s + d
+    if "--api" in sys.argv[1:] and rows:
+        print("host CUDA API calls in that window: start us (same origin), duration us, name")
+        for r in report(rep, "cuda_api_trace"):
+            s, d = float(r["Start (ns)"]), float(r["Duration (ns)"])
+            if t0 - 300e3 <= s <= end:
+                print(f"{(s - t0) / 1e3:9.2f} {d / 1e3:9.2f}  {short(r['Name'])}")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ def parse(lines):
         m = re.match(r"round \d+\s+(\S+)\s+(.*)", line)
         if not m:
             continue
-        for row in re.finditer(r"(\d+)\s+trimm (\S+)(?: \([a-z]+\))?\s+\S+\s+\S+\s+([\d.]+)", m.group(2)):
-            n, kernel, ms = int(row.group(1)), row.group(2), float(row.group(3))
+        for row in re.finditer(r"(\d+)\s+trimm (\S+( \([a-z]+\))?)\s+\S+\s+\S+\s+([\d.]+)",
+                               m.group(2)):
+            n, kernel, ms = int(row.group(1)), row.group(2), float(row.group(4))
             times.setdefault((m.group(1), kernel), collections.defaultdict(list))[n].append(ms)
     return times
 
