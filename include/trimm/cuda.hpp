@@ -116,7 +116,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
 // The name of the kernel that trtrmm on float operands would run for this size and options
 // (options.workspace included) on the current device, for one problem whose operands have
 // 16-byte aligned pointers and leading dimensions that are multiples of 4 (other operands skip
-// the TMA kernels, see README); options.structure is not considered. For both float overloads a
+// the TMA kernels, see README); options.structure only says where a kernel's share of the
+// workspace starts (Detect: 256 bytes in, after the flags). For both float overloads a
 // null options.workspace with options.workspace_bytes set stands for an aligned workspace of that
 // size, so a caller can ask what a workspace would buy before allocating it.
 const char* selected_kernel(int64_t n, const Options& options = {});

@@ -273,8 +273,9 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
                         : at::empty({batch, n, ldc}, A.options().dtype(at::kFloat));
   auto ld = [](const at::Tensor& t) { return t.stride(1); };
   // Structure::Detect's flag word, and sm90_fp16x3's planes after it where dispatch takes that
-  // kernel (one problem, sm_90, n >= 3072): ~8·n² bytes, 134 MB at n = 4096, from the caching
-  // allocator as cuBLAS's workspace is, so no cudaMalloc after a shape's first call.
+  // kernel (one problem, sm_90, n >= 3072): ~8·n² bytes, 134 MB at n = 4096, from torch's caching
+  // allocator (no cudaMalloc after a shape's first call). Where they do not fit, the flag word
+  // alone: dispatch then runs sm90_tf32x3, which needs no planes.
   trimm::Options o;
   o.structure = trimm::Structure::Detect;
   trimm::Options planes = o;
@@ -285,7 +286,13 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
                                                        c.data_ptr<float>(), ldc, o),
                                 "sm90_fp16x3") != 0)
     o.workspace_bytes = sizeof(int32_t);
-  at::Tensor work = at::empty({int64_t(o.workspace_bytes)}, A.options().dtype(at::kByte));
+  at::Tensor work;
+  try {
+    work = at::empty({int64_t(o.workspace_bytes)}, A.options().dtype(at::kByte));
+  } catch (const c10::OutOfMemoryError&) {
+    o.workspace_bytes = sizeof(int32_t);
+    work = at::empty({int64_t(o.workspace_bytes)}, A.options().dtype(at::kByte));
+  }
   o.workspace = work.data_ptr();
   trimm::trtrmm_strided_batched(fill, n, a.data_ptr<float>(), ld(a), a.stride(0),
                                 b.data_ptr<float>(), ld(b), b.stride(0), c.data_ptr<float>(), ldc,

@@ -323,6 +323,29 @@ def test_cuda_float32_large_any_input(op, op_ref, n, kind):
 
 
 @needs_cuda
+def test_cuda_float32_planes_that_do_not_fit_fall_back():
+    """Where sm90_fp16x3's planes (~8 n^2 bytes) cannot be allocated, the operator runs with the
+    flag word alone (sm90_tf32x3) instead of raising: the caching allocator is capped so that the
+    operands, C and the flags fit and the planes (75 MB at 3072) do not."""
+    n, gen = 3072, torch.Generator().manual_seed(3)
+    A, B = (x.cuda() for x in cuda_inputs("triangular", n, torch.triu, gen, torch.float32))
+    ref = reference(torch.triu, A, B)
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    total = torch.cuda.get_device_properties(0).total_memory
+    room = torch.cuda.memory_reserved() + 4 * n * n + (16 << 20)  # C and some slack, no planes
+    torch.cuda.set_per_process_memory_fraction(room / total)
+    try:
+        with pytest.raises(torch.cuda.OutOfMemoryError):  # the cap holds: the planes do not fit
+            torch.empty(8 * n * n, dtype=torch.uint8, device="cuda")
+        C = trimm.triu_matmul(A, B)
+        torch.cuda.synchronize()
+    finally:
+        torch.cuda.set_per_process_memory_fraction(1.0)
+    assert_same(C, ref)
+
+
+@needs_cuda
 @pytest.mark.parametrize("op,op_ref", OPS)
 def test_cuda_float64_integers_exact(op, op_ref):
     g = torch.Generator().manual_seed(7)

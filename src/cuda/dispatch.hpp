@@ -49,10 +49,10 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 
 // What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
 // exact path (every k in plain fp32: up to its exact_max_n, or that kernel forced by name), past
-// it the first automatic kernel with flags that runs here (precision Auto or Fp32), else the
-// exact path where the chosen kernel has one; never, unforced, one that needs a workspace
-// (sm90_fp16x3's Detect ran slower than sm90_tf32x3's). A Detect choice with neither (exact
-// false, a kernel without flags) is for the caller to refuse.
+// it the first automatic kernel with flags that runs here (precision Auto or Fp32; sm90_fp16x3
+// where `workspace`, the bytes after Detect's flag word, holds its planes), else the exact path
+// where the chosen kernel has one. A Detect choice with neither (exact false, a kernel without
+// flags) is for the caller to refuse.
 struct Choice {
   const KernelEntry* kernel;
   bool exact;  // Path::Exact, no flags

@@ -589,8 +589,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Under Structure::Detect too, an unforced call whose workspace holds sm90_fp16x3's planes after
 // the flag word runs it from 3072 on (selected_kernel says so, also asked before allocating):
-// its planes are written there (a word past the flag word's 256 bytes no longer holds the
-// poison) and C is the triangular product, exact on integers.
+// its data is written there (a word past the flag word's 256 bytes no longer holds the poison;
+// its prepass's vectors, if not its planes) and C is the triangular product, exact on integers.
 TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
   SKIP_WITHOUT_GPU();
   constexpr int64_t n = 3072;
@@ -627,7 +627,7 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
   const auto w = work.download();
   EXPECT_EQ(w[0], 0u) << "flags on triangular integers";
   EXPECT_TRUE(std::any_of(w.begin() + 64, w.end(), [&](uint32_t x) { return x != poison; }))
-      << "sm90_fp16x3's planes not written";
+      << "sm90_fp16x3's workspace share not written";
 }
 
 // The scan of the other triangles, pinned: one value in A's or B's other triangle, at the first,
