@@ -1230,6 +1230,34 @@ TEST(GpuLostElementsDetect, ACorrectionPastFp32RangeIsFlagged) {
   EXPECT_EQ(other, 0);
 }
 
+// A large correction that keeps its output finite: C(0, 3) = A(0, 3)·B(3, 3) = 2^44 · 2^63 =
+// 2^107, all of it from a lost element (A(0, 3) is 2^-20 of its row's largest, A(0, 1), whose
+// product meets B(1, 3) = 0). Whether the call corrects it in place or flags it for the exact
+// launch, C is the dense product: 2^107 there, 0 elsewhere.
+TEST(GpuLostElementsDetect, ALargeFiniteCorrectionIsExact) {
+  SKIP_WITHOUT_GPU();
+  const int64_t n = 256;
+  if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 runs on sm_90 only";
+  std::vector<float> A(static_cast<size_t>(n * n), 0.f), B(A);
+  A[1] = 0x1p64f;                  // A(0, 1): row 0's largest
+  A[3] = 0x1p44f;                  // A(0, 3): lost
+  B[size_t(3 * n + 3)] = 0x1p63f;  // B(3, 3)
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  Options o;
+  o.kernel = "sm90_fp16x3";
+  o.structure = Structure::Detect;
+  const test::Workspace ws(o, n);
+  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  const auto C = dC.download();
+  EXPECT_EQ(C[3], 0x1p107f);
+  int64_t other = 0;  // outputs other than C(0, 3) that are not 0
+  for (int64_t e = 0; e < n * n; ++e) other += e != 3 && C[size_t(e)] != 0.f;
+  EXPECT_EQ(other, 0);
+}
+
 // Errors: named, thrown before anything is written.
 class GpuTrtrmmErrors : public ::testing::Test {
  protected:
