@@ -70,15 +70,21 @@ def main():
                 torch.cuda.synchronize()
             print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=20,
                                             max_name_column_width=90))
-        call = lambda: model(*inputs)  # noqa: E731
-        print(f"host time of one forward call (queueing only): median {host_us(call):.1f} us")
+        # ModelNew's forward, and the extension's function alone (no nn.Module call), where the
+        # file's namespace has one (`_ext`, as trimm's generated file does).
+        calls = [("forward", lambda: model(*inputs))]
+        if "_ext" in ns:
+            fn = next(getattr(ns["_ext"], a) for a in dir(ns["_ext"]) if not a.startswith("_"))
+            calls.append((f"_ext.{fn.__name__}", lambda: fn(*inputs)))
         l2 = torch.cuda.get_device_properties(dev).L2_cache_size
         flush = torch.empty(max(2 * l2, 1 << 20) // 4, dtype=torch.float32, device=dev)
         print(f"host time of the L2 flush (queueing only): median "
               f"{host_us(lambda: flush.zero_()):.1f} us")
-        for cycles in (0, 200_000, 0, 200_000):
-            print(f"GPU sleep {cycles:>7} cycles before the start event: "
-                  f"median {median_ms(call, flush, cycles):.4f} ms")
+        for name, call in calls:
+            print(f"{name}: host time of one call (queueing only): median {host_us(call):.1f} us")
+            for cycles in (0, 200_000, 0, 200_000):
+                print(f"{name}: GPU sleep {cycles:>7} cycles before the start event: "
+                      f"median {median_ms(call, flush, cycles):.4f} ms")
     return 0
 
 
