@@ -1196,6 +1196,30 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuSampledMaxima,
                                   to_string(std::get<2>(info.param));
                          });
 
+// sm90_fp16x3 under Structure::Detect, Upper, on n × n operands (ld = n; C poisoned first): C
+// and the flag word.
+void detect_fp16x3(const std::vector<float>& A, const std::vector<float>& B, int64_t n,
+                   std::vector<float>& C, uint32_t& flags) {
+  std::vector<float> C0(static_cast<size_t>(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(A), dB(B), dC(C0);
+  Options o;
+  o.kernel = "sm90_fp16x3";
+  o.structure = Structure::Detect;
+  const test::Workspace ws(o, n);
+  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+  TEST_CUDA(cudaGetLastError());
+  C = dC.download();
+  flags = ws.first_word();
+}
+
+// The elements of C other than C[e] that are not 0.
+int64_t nonzero_except(const std::vector<float>& C, size_t e) {
+  int64_t count = 0;
+  for (size_t i = 0; i < C.size(); ++i) count += i != e && C[i] != 0.f;
+  return count;
+}
+
 // Under Structure::Detect a correction that takes an output past fp32's range must set
 // kNonFiniteOut, so that the exact launch recomputes C with the reference's Inf (correct_lost
 // reads its atomics back for this). sm90_fp16x3, Upper, C(0, 3) = A(0, 1)·B(1, 3) +
@@ -1213,21 +1237,12 @@ TEST(GpuLostElementsDetect, ACorrectionPastFp32RangeIsFlagged) {
   B[size_t(1 * n + 3)] = 0x1p63f;         // B(1, 3): column 3's largest
   B[size_t(2 * n + 3)] = 0x1.fffffcp62f;  // B(2, 3) = 2^63 − 2^40
   B[size_t(3 * n + 3)] = 0x1p63f;         // B(3, 3)
-  std::vector<float> C0(static_cast<size_t>(n * n));
-  test::poison(C0);
-  DeviceBuffer<float> dA(A), dB(B), dC(C0);
-  Options o;
-  o.kernel = "sm90_fp16x3";
-  o.structure = Structure::Detect;
-  const test::Workspace ws(o, n);
-  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
-  TEST_CUDA(cudaGetLastError());
-  EXPECT_NE(ws.first_word() & kernels::kNonFiniteOut, 0u) << "flags " << ws.first_word();
-  const auto C = dC.download();
+  std::vector<float> C;
+  uint32_t flags = 0;
+  ASSERT_NO_FATAL_FAILURE(detect_fp16x3(A, B, n, C, flags));
+  EXPECT_NE(flags & kernels::kNonFiniteOut, 0u) << "flags " << flags;
   EXPECT_EQ(C[3], std::numeric_limits<float>::infinity());
-  int64_t other = 0;  // outputs other than C(0, 3) that are not 0
-  for (int64_t e = 0; e < n * n; ++e) other += e != 3 && C[size_t(e)] != 0.f;
-  EXPECT_EQ(other, 0);
+  EXPECT_EQ(nonzero_except(C, 3), 0) << "outputs other than C(0, 3) that are not 0";
 }
 
 // A large correction that keeps its output finite: C(0, 3) = A(0, 3)·B(3, 3) = 2^44 · 2^63 =
@@ -1242,20 +1257,11 @@ TEST(GpuLostElementsDetect, ALargeFiniteCorrectionIsExact) {
   A[1] = 0x1p64f;                  // A(0, 1): row 0's largest
   A[3] = 0x1p44f;                  // A(0, 3): lost
   B[size_t(3 * n + 3)] = 0x1p63f;  // B(3, 3)
-  std::vector<float> C0(static_cast<size_t>(n * n));
-  test::poison(C0);
-  DeviceBuffer<float> dA(A), dB(B), dC(C0);
-  Options o;
-  o.kernel = "sm90_fp16x3";
-  o.structure = Structure::Detect;
-  const test::Workspace ws(o, n);
-  trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
-  TEST_CUDA(cudaGetLastError());
-  const auto C = dC.download();
+  std::vector<float> C;
+  uint32_t flags = 0;
+  ASSERT_NO_FATAL_FAILURE(detect_fp16x3(A, B, n, C, flags));
   EXPECT_EQ(C[3], 0x1p107f);
-  int64_t other = 0;  // outputs other than C(0, 3) that are not 0
-  for (int64_t e = 0; e < n * n; ++e) other += e != 3 && C[size_t(e)] != 0.f;
-  EXPECT_EQ(other, 0);
+  EXPECT_EQ(nonzero_except(C, 3), 0) << "outputs other than C(0, 3) that are not 0";
 }
 
 // Errors: named, thrown before anything is written.
