@@ -1221,8 +1221,8 @@ int64_t nonzero_except(const std::vector<float>& C, size_t e) {
 }
 
 // Under Structure::Detect a correction that takes an output past fp32's range must set
-// kNonFiniteOut, so that the exact launch recomputes C with the reference's Inf (correct_lost
-// reads its atomics back for this). sm90_fp16x3, Upper, C(0, 3) = A(0, 1)·B(1, 3) +
+// kNonFiniteOut, so that the exact launch recomputes C with the reference's Inf (a correction
+// at or past kSafeCorrection, 2^103, is flagged). sm90_fp16x3, Upper, C(0, 3) = A(0, 1)·B(1, 3) +
 // A(0, 2)·B(2, 3) + A(0, 3)·B(3, 3) = 2^127 + (2^127 − 2^104) + 2^107: the planes' product is
 // FLT_MAX exactly (A(0, 3), 2^-20 of its row's largest, is lost), and its correction overflows.
 // The exact launch's fp32 sum is +Inf there; every other output is 0.

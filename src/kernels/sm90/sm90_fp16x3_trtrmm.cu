@@ -180,6 +180,12 @@ struct Work {
 };
 
 constexpr int kPrepassThreads = 256;
+// A correction below 2^103 (half an ulp of FLT_MAX) cannot take a finite output past fp32's
+// range: |c| <= FLT_MAX = 2^128 - 2^104, so |c + v| < 2^128 - 2^103, which rounds to FLT_MAX at
+// most, and so for each of an output's corrections in turn. The epilogue flags an output that is
+// not finite; a correction at or past this bound (Inf, NaN) is flagged the same way, so the
+// atomics need no read-back (a conservative test: Detect's exact launch then recomputes).
+[[maybe_unused]] constexpr float kSafeCorrection = 0x1p103f;  // device code only
 // correct_lost's unit of work: a warp this many elements of one lost entry's row or column.
 constexpr int kLostChunk = 256;
 static_assert(kLostChunk % 32 == 0, "a chunk is whole warp-wide steps");
@@ -707,9 +713,10 @@ struct Frame {
 // those that reach the tile (rand at 4096: ~60 entries a list, almost none a tile). Of those,
 // kStaged at a time: the whole warp gathers their values into its part of shared memory
 // (`staged`; a lane a column of an X entry's row, a row of a Y entry's column), waits once, then
-// adds their products. The atomics are reductions (no return waited on), except under
-// Structure::Detect (kDetect), where an output a correction takes past fp32's range is flagged
-// as the epilogue flags its own (Detect's exact launch then recomputes).
+// adds their products. The atomics are reductions (no return waited on); under
+// Structure::Detect (kDetect) a correction that could take an output past fp32's range
+// (kSafeCorrection) is flagged as the epilogue flags its own (Detect's exact launch then
+// recomputes).
 template <bool kLower, bool kDetect>
 __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work& w, int64_t b,
                                              int n, int bi, int bj, int ht,
@@ -721,12 +728,10 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
   const int lane = ht % 32, m0 = bi * kTile, n0 = bj * kTile;
   const int m1 = min(n, m0 + kTile), n1 = min(n, n0 + kTile);
   const float* inv_sx = w.inv_sx + b * n;
-  [[maybe_unused]] bool overflow = false;  // kDetect: an output a correction took past fp32's range
+  [[maybe_unused]] bool overflow = false;  // kDetect: a correction past kSafeCorrection
   auto add = [&](float* out, float v) {
-    if constexpr (kDetect)
-      overflow |= !isfinite(__fadd_rn(atomicAdd(out, v), v));
-    else
-      atomicAdd(out, v);
+    atomicAdd(out, v);
+    if constexpr (kDetect) overflow |= !(fabsf(v) < kSafeCorrection);
   };
   for (unsigned e0 = 32u * unsigned(ht / 32); e0 < nx + ny; e0 += 32u * kWarps) {
     const unsigned e = e0 + unsigned(lane);
@@ -1059,13 +1064,13 @@ __global__ void __launch_bounds__(kPrepassThreads)
   const int n = int(p.n), lane = threadIdx.x % 32;
   const Frame<kLower> f{p, b};
   const float* inv_sx = w.inv_sx + b * n;
-  // An output the correction takes past fp32's range is flagged as the epilogue flags its own
-  // (Detect's exact launch then recomputes; outside Detect the flag word ignores the bit). Once a
-  // thread, at its end: a flag write between two atomics would make each wait for the one
-  // before it (eight round trips a chunk, not one).
+  // A correction that could take an output past fp32's range (kSafeCorrection) is flagged as
+  // the epilogue flags its own (Detect's exact launch then recomputes; outside Detect the flag
+  // word ignores the bit). Once a thread, at its end: the atomics are reductions.
   bool overflow = false;
   auto add = [&](float* out, float v) {
-    overflow |= !isfinite(__fadd_rn(atomicAdd(out, v), v));  // not contracted with v's product
+    atomicAdd(out, v);
+    overflow |= !(fabsf(v) < kSafeCorrection);
   };
   // A warp a chunk of an entry's segment (not a warp an entry: an entry's 4096-long segment walked
   // by one warp is a chain of 128 round trips, 155 µs at 4096 whatever the count). A chunk's
