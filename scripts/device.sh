@@ -227,6 +227,10 @@ if has ncu_source; then
   fi
 fi
 if has nsys; then
+  # nsys ships inside Nsight Compute on the device machine, off PATH.
+  command -v nsys > /dev/null || for d in /opt/nvidia/nsight-compute/*/host/target-linux-x64; do
+    [ -x "$d/nsys" ] && export PATH="$d:$PATH" && break
+  done
   args=${NSYS_ARGS:---sizes 4096 --structure detect --kernel sm90_tf32x3 --no-anchors --runs 5}
   cmd=("$build/tools/cli/trimm" bench)
   # shellcheck disable=SC2206
