@@ -139,13 +139,8 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
   attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
-  if (g.gate != nullptr) {
-    p.gate = reinterpret_cast<uint32_t*>(static_cast<unsigned char*>(p.workspace) +
-                                         g.gate(p.n, p.batch));  // zeroed by its launch
-  } else {
-    TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
-    p.gate = flag;
-  }
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
+  p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags
   p.path = kernels::Path::Dense;
   g.launch(p, dev, stream);  // not triangular, all finite: every k on the tensor cores

@@ -31,18 +31,18 @@ const KernelEntry kTable[] = {
     {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN, false,
      kernels::launch_simt_small_fp32,
      "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision",
-     nullptr, nullptr},
+     nullptr},
     // Precision tf32 as one scaled fp16 plane an operand (a prepass into options.workspace), one
     // product a k16: error like TF32's (an 11-bit significand either way).
     {"sm90_fp16x1", Precision::Tf32, 90, 90, kFp16x1MinN, kAnyN, true, true, 0, false,
      kernels::launch_sm90_fp16x1,
      "tf32-class: one scaled fp16 plane an operand, 1 product on wgmma m64n128k16 (a prepass "
      "into options.workspace), 128x128 tiles",
-     kernels::fp16x1_workspace_bytes, nullptr},
+     kernels::fp16x1_workspace_bytes},
     {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
      kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles",
-     nullptr, nullptr},
+     nullptr},
     // Structure::Detect: flags as sm90_tf32x3's, whose dense mode is its general launch; taken
     // where the call brings the workspace, as under Triangular (session 30: its Detect, the
     // scan in the prepass, 0.2061-0.2068 ms against sm90_tf32x3's 0.2260-0.2295 at 4096).
@@ -50,23 +50,21 @@ const KernelEntry kTable[] = {
      kernels::launch_sm90_fp16x3,
      "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
      "options.workspace), 128x128 tiles",
-     kernels::fp16x3_workspace_bytes, kernels::fp16x3_gate_offset},
+     kernels::fp16x3_workspace_bytes},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
      kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles",
-     nullptr, nullptr},
+     nullptr},
     {"sm80_tf32x3", Precision::Fp32, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_sm80_tf32x3,
-     "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k", nullptr,
-     nullptr},
+     "3xTF32 on mma.sync m16n8k8, 128x128 tiles, sums promoted to FADD every 16 k", nullptr},
     {"simt_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, true, false, 0, false,
      kernels::launch_simt_fp32,
      "fp32 FFMA, 128x128 tiles, 1 block/SM of two k groups, balanced triangle schedule",
-     nullptr, nullptr},
+     nullptr},
     {"naive_fp32", Precision::Ieee, 80, kAnyCc, 0, kAnyN, false, false, kAnyN, false,
      kernels::launch_naive_fp32,
-     "one thread per element, plain fp32 loop over the band (the yardstick)", nullptr,
-     nullptr},
+     "one thread per element, plain fp32 loop over the band (the yardstick)", nullptr},
 };
 
 // 16-bit data: wgmma where TMA can address the operands, mma.sync elsewhere (any alignment, any

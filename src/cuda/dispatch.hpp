@@ -33,10 +33,6 @@ struct KernelEntry {
   // none). Dispatch takes such an entry only for one problem whose call brings that much
   // (select's `workspace`): its own choices need none (trtrmm_workspace_bytes relies on it).
   size_t (*workspace)(int64_t n, int64_t batch);
-  // Where in that memory its launch zeroes a flag word of its own (byte offset; nullptr: none).
-  // Structure::Detect takes it as the gate, so that no memset of options.workspace's flag word
-  // precedes the launch: each host call before the first kernel is time the GPU waits.
-  size_t (*gate)(int64_t n, int64_t batch);
 };
 
 // All entries, in order of preference: dispatch takes the first that fits.

@@ -85,9 +85,6 @@ void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // aligned (the host API checks it before anything is launched, from the kernel table's entry).
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 size_t fp16x3_workspace_bytes(int64_t n, int64_t batch);
-// The byte offset in that workspace of the flag word its launch zeroes (before its prepass) and
-// sets where the lost elements overflow their lists: Structure::Detect's gate (p.gate) may be it.
-size_t fp16x3_gate_offset(int64_t n, int64_t batch);
 // sm90_fp16x1 (precision tf32): the same with one plane an operand, fp16x1_workspace_bytes.
 void launch_sm90_fp16x1(const Problem& p, const DeviceInfo& dev, Stream stream);
 size_t fp16x1_workspace_bytes(int64_t n, int64_t batch);

@@ -1250,10 +1250,6 @@ size_t fp16x3_workspace_bytes(int64_t n, int64_t batch) {
   return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 2).bytes;
 }
 
-size_t fp16x3_gate_offset(int64_t n, int64_t batch) {
-  return sm90_fp16x3::layout_of(n, batch, 2).flag;
-}
-
 size_t fp16x1_workspace_bytes(int64_t n, int64_t batch) {
   return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 1).bytes;
 }
