@@ -227,7 +227,8 @@ if has ncu_source; then
   fi
 fi
 if has nsys; then
-  # nsys ships inside Nsight Compute on the device machine, off PATH.
+  # nsys ships inside Nsight Compute on the device machine, off PATH (and, in session 31, could
+  # not import its own reports there: scripts/kernelbench_profile.py --timeline instead).
   command -v nsys > /dev/null || for d in /opt/nvidia/nsight-compute/*/host/target-linux-x64; do
     [ -x "$d/nsys" ] && export PATH="$d:$PATH" && break
   done

@@ -17,9 +17,9 @@ call's launches ahead of the GPU: the difference is the host latency the eval's 
 """
 import json
 import os
-import tempfile
 import statistics
 import sys
+import tempfile
 import time
 
 import torch
@@ -103,7 +103,7 @@ def timeline(call, flush, runs=5):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    use_profiler = "--no-torch-profiler" not in sys.argv[1:]
+    use_profiler = not {"--no-torch-profiler", "--timeline"} & set(sys.argv[1:])
     path = args[0] if args else os.path.join(ROOT, "kernelbench", "level1_14_trimm.py")
     if not torch.cuda.is_available():
         print("kernelbench_profile: no CUDA device; nothing to profile")
