@@ -41,6 +41,8 @@ constexpr const char* kFp64Kernel = "simt_fp64";
 // Structure::Detect with a kernel that keeps data in the workspace: its flag word first, that
 // kernel's share from this offset (trtrmm_workspace_bytes counts both).
 constexpr size_t kDetectDataOffset = 256;
+static_assert(kDetectDataOffset <= kernels::kGateReach,
+              "zeroes_gate kernels clear the flag word with their workspace in one memset");
 
 // Structure::Detect's flag word: options.workspace, checked (4 bytes, 4-byte aligned).
 uint32_t* detect_flags(const char* api, const Options& options) {
@@ -139,7 +141,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
   attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
-  TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
+  if (!g.zeroes_gate) TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags
   p.path = kernels::Path::Dense;

@@ -50,7 +50,7 @@ const KernelEntry kTable[] = {
      kernels::launch_sm90_fp16x3,
      "fp32 as two scaled fp16 planes an operand, 3 products on wgmma m64n128k16 (a prepass into "
      "options.workspace), 128x128 tiles",
-     kernels::fp16x3_workspace_bytes},
+     kernels::fp16x3_workspace_bytes, /*zeroes_gate=*/true},
     {"sm90_tf32x3", Precision::Fp32, 90, 90, 0, kAnyN, true, true, 0, true,
      kernels::launch_sm90_tf32x3,
      "3xTF32 on wgmma m64n128k8, TMA ring + 2 consumer warpgroups (which also split X), 128x128 tiles",

@@ -33,6 +33,10 @@ struct KernelEntry {
   // none). Dispatch takes such an entry only for one problem whose call brings that much
   // (select's `workspace`): its own choices need none (trtrmm_workspace_bytes relies on it).
   size_t (*workspace)(int64_t n, int64_t batch);
+  // Structure::Detect: its structured launch zeroes the flag word (p.gate) itself, in the memset
+  // that clears the start of its own workspace, so the host API issues none (one memset a call,
+  // not two: each cost ~4-6 µs of GPU idle before the first kernel, session 31).
+  bool zeroes_gate = false;
 };
 
 // All entries, in order of preference: dispatch takes the first that fits.

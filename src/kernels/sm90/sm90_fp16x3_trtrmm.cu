@@ -1168,9 +1168,16 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   w.entry = l.entry;
   w.cap = l.cap;
   // What the prepass takes with atomics starts at zero: B's column maxima (Lower: A's row maxima
-  // too, just before them), the flag, the counts.
-  const size_t zero_from = kLower ? 0 : vec * sizeof(unsigned);
-  TRIMM_CUDA_CHECK(cudaMemsetAsync(base + zero_from, 0, l.zeroed_bytes - zero_from, stream));
+  // too, just before them), the flag, the counts; under Detect the gate as well (zeroes_gate),
+  // in the same memset where it sits just before the workspace (A's row maxima are then zeroed
+  // too, harmlessly: the prepass writes them before anything reads them).
+  unsigned char* const gate = reinterpret_cast<unsigned char*>(p.gate);
+  const bool gate_adjacent = gate != nullptr && gate < base && size_t(base - gate) <= kGateReach;
+  if (gate != nullptr && !gate_adjacent)
+    TRIMM_CUDA_CHECK(cudaMemsetAsync(gate, 0, sizeof(uint32_t), stream));
+  unsigned char* const zero_lo =
+      gate_adjacent ? gate : base + (kLower ? 0 : vec * sizeof(unsigned));
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(zero_lo, 0, size_t(base + l.zeroed_bytes - zero_lo), stream));
   const int n = int(p.n);
   // Structure::Detect: the rows of the other triangles, between the prepass's launches.
   auto scan = [&] {
