@@ -81,43 +81,52 @@ _TRIMM_CUDA = {cuda!r}
 _TRIMM_CPP = r"""
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 {api}
 torch::Tensor triu_matmul(torch::Tensor A, torch::Tensor B) {{
   TORCH_CHECK(A.is_cuda() && B.is_cuda(), "trimm: expected CUDA tensors");
+  TORCH_CHECK(B.device() == A.device(), "trimm: expected A and B on one device, got ", A.device(),
+              " and ", B.device());
   TORCH_CHECK(A.scalar_type() == torch::kFloat && B.scalar_type() == torch::kFloat,
               "trimm: expected float32");
   TORCH_CHECK(A.dim() == 2 && B.dim() == 2 && A.size(0) == A.size(1) && B.sizes() == A.sizes(),
               "trimm: expected two n x n matrices, got ", A.sizes(), " and ", B.sizes());
-  A = A.contiguous();
-  B = B.contiguous();
+  const c10::cuda::CUDAGuard guard(A.device());  // trimm works on the current device
   const int64_t n = A.size(0);
-  // Rows of n floats must be 16-byte aligned for the TMA kernels: pad the leading dimension.
+  // Rows of n floats must be 16-byte aligned for the TMA kernels: pad the leading dimension, and
+  // copy a view whose first element is not 16-byte aligned.
   const int64_t ld = (n + 3) / 4 * 4;
-  if (ld != n) {{
-    A = torch::nn::functional::pad(A, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
-    B = torch::nn::functional::pad(B, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
-  }}
+  auto rows = [&](torch::Tensor X) {{
+    X = X.contiguous();
+    if (ld != n)
+      return torch::nn::functional::pad(X, torch::nn::functional::PadFuncOptions({{0, ld - n}}));
+    return reinterpret_cast<uintptr_t>(X.data_ptr()) % 16 == 0 ? X : X.clone();
+  }};
+  A = rows(A);
+  B = rows(B);
   torch::Tensor C = torch::empty({{n, ld}}, A.options());
   // Detect's flag word, and sm90_fp16x3's planes after it where dispatch takes that kernel
   // (sm_90, n >= 3072): ~8 n^2 bytes, 134 MB at 4096, from torch's caching allocator. Sized,
-  // chosen and allocated once per device, n, operand alignment (TMA's) and stream, then kept:
-  // the host's time before the first launch is time the GPU waits. Calls on one stream run in
-  // order, so they share it; a thread's call on another stream makes its own.
+  // chosen and allocated once per device, n and stream, then kept (one plan a thread): the host's
+  // time before the first launch is time the GPU waits. Calls on one stream run in order, so
+  // they share it; a call on another stream, n or device replaces it. Under CUDA graph capture a
+  // call takes its own (a replay may run beside eager calls on another stream).
   const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
-  const bool aligned =
-      (reinterpret_cast<uintptr_t>(A.data_ptr()) | reinterpret_cast<uintptr_t>(B.data_ptr())) %
-          16 == 0;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  TORCH_CHECK(cudaStreamIsCapturing(stream, &capture) == cudaSuccess,
+              "trimm: cudaStreamIsCapturing failed");
   struct Plan {{
     int device = -1;
     int64_t n = -1;
-    bool aligned = false;
     cudaStream_t stream = nullptr;
     trimm::Options options;
     torch::Tensor work;
   }};
-  thread_local Plan plan;
+  thread_local Plan kept;
+  Plan own;
+  Plan& plan = capture == cudaStreamCaptureStatusNone ? kept : own;
   const int device = A.get_device();
-  if (plan.device != device || plan.n != n || plan.aligned != aligned || plan.stream != stream) {{
+  if (plan.device != device || plan.n != n || plan.stream != stream) {{
     trimm::Options o;
     o.structure = trimm::Structure::Detect;
     trimm::Options planes = o;
@@ -130,7 +139,9 @@ torch::Tensor triu_matmul(torch::Tensor A, torch::Tensor B) {{
     plan.work = torch::empty({{int64_t(o.workspace_bytes)}}, A.options().dtype(torch::kUInt8));
     o.workspace = plan.work.data_ptr();
     plan.options = o;
-    plan.device = device, plan.n = n, plan.aligned = aligned, plan.stream = stream;
+    plan.device = device;
+    plan.n = n;
+    plan.stream = stream;
   }}
   trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), ld, B.data_ptr<float>(), ld,
                 C.data_ptr<float>(), ld, reinterpret_cast<trimm::Stream>(stream), plan.options);

@@ -1169,8 +1169,8 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   w.cap = l.cap;
   // What the prepass takes with atomics starts at zero: B's column maxima (Lower: A's row maxima
   // too, just before them), the flag, the counts; under Detect the gate as well (zeroes_gate),
-  // in the same memset where it sits just before the workspace (A's row maxima are then zeroed
-  // too, harmlessly: the prepass writes them before anything reads them).
+  // in the same memset where it sits just before the workspace (Upper's then also clears A's row
+  // maxima, a slice it never uses: it keeps them in shared memory).
   unsigned char* const gate = reinterpret_cast<unsigned char*>(p.gate);
   const bool gate_adjacent = gate != nullptr && gate < base && size_t(base - gate) <= kGateReach;
   if (gate != nullptr && !gate_adjacent)
