@@ -8,6 +8,7 @@ torch.utils.cpp_extension.load_inline when it is imported or exec'd from a strin
     scripts/gen_kernelbench.py           # (re)write the file
     scripts/gen_kernelbench.py --check   # exit 1 if the committed file is not what this writes
     scripts/gen_kernelbench.py --check --emit-cuda unit.cu   # and write its CUDA unit
+    scripts/gen_kernelbench.py --check --emit-binding b.cpp  # and its binding's C++
 """
 import argparse
 import os
@@ -192,13 +193,26 @@ def get_init_inputs():
 '''
 
 
+def public_api():
+    """What the binding sees of trimm: types.hpp and cuda.hpp, inlined as the library's units are."""
+    return "\n".join(line for line in amalgamate([os.path.join(ROOT, "include/trimm/cuda.hpp")],
+                                                 set()) if not line.startswith("#line"))
+
+
 def render():
     seen = set()
     cuda = "\n".join(amalgamate([os.path.join(ROOT, u) for u in library_units()], seen)) + "\n"
-    # The binding sees only the public API: types.hpp and cuda.hpp, inlined the same way.
-    api = "\n".join(line for line in amalgamate([os.path.join(ROOT, "include/trimm/cuda.hpp")],
-                                                set()) if not line.startswith("#line"))
-    return TEMPLATE.format(cuda=cuda, api=api)
+    return TEMPLATE.format(cuda=cuda, api=public_api())
+
+
+def binding():
+    """The binding's C++ as load_inline compiles it: _TRIMM_CPP, then the module definition that
+    load_inline appends for `functions`."""
+    head = '_TRIMM_CPP = r"""'
+    start = TEMPLATE.index(head) + len(head)
+    cpp = TEMPLATE[start:TEMPLATE.index('"""', start)].format(api=public_api())
+    return cpp + ('\nPYBIND11_MODULE(trimm_kernelbench_l1_14, m) {\n'
+                  '  m.def("triu_matmul", &triu_matmul, "triu_matmul");\n}\n')
 
 
 def main():
@@ -207,7 +221,13 @@ def main():
     ap.add_argument("--emit-cuda", metavar="PATH",
                     help="also write the amalgamated CUDA unit there (for a compile test: the "
                          "library's files share one translation unit in the KernelBench file)")
+    ap.add_argument("--emit-binding", metavar="PATH",
+                    help="also write the binding's C++ there (scripts/check_kernelbench_binding.sh "
+                         "compiles it against PyTorch's headers)")
     args = ap.parse_args()
+    if args.emit_binding:
+        with open(args.emit_binding, "w") as f:
+            f.write(binding())
     if args.emit_cuda:
         seen = set()
         with open(args.emit_cuda, "w") as f:

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds trimm (Release, in build/) and runs every test with CTest. GPU tests skip, visibly,
-# where there is no GPU. Installs missing Debian build dependencies first (scripts/lib/build.sh).
+# where there is no GPU. Installs missing Debian build dependencies first, and unpacks PyTorch's
+# headers for the KernelBench binding's compile check (scripts/lib/build.sh).
 # Arguments go to ctest, e.g. `scripts/test.sh -L cpu` or `scripts/test.sh -R install`.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/build.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
 
 trimm_deps
+trimm_torch_headers
 trimm_build
 trimm_log "ctest ${*:-(all labels)}"
 if ! ctest --test-dir "$TRIMM_BUILD_DIR" --output-on-failure "$@"; then

@@ -2,6 +2,8 @@
 # The part scripts/test.sh and scripts/bench.sh share; source it, then call
 #   trimm_deps    install missing Debian build dependencies (apt-get, only when missing)
 #   trimm_build   configure build/ (Release) and build it with all cores
+#   trimm_torch_headers  unpack PyTorch's C++ headers into .deps/ (the KernelBench binding's
+#                 compile check; never fatal)
 # Environment:
 #   TRIMM_BUILD_DIR   build directory (default: <repo>/build)
 #   TRIMM_CMAKE_ARGS  extra configure arguments, split on spaces (e.g. -DTRIMM_OPENBLAS_ROOT=...)
@@ -82,4 +84,46 @@ trimm_build() {
     trimm_die "cmake configure failed"
   trimm_log "build with $jobs jobs"
   cmake --build "$TRIMM_BUILD_DIR" -j "$jobs" >&2 || trimm_die "build failed"
+}
+
+# PyTorch's C++ headers for tests' kernelbench_binding_compiles (scripts/check_kernelbench_binding.sh):
+# Debian's libtorch-dev and pybind11-dev, downloaded and unpacked into .deps/torch-headers, not
+# installed (the check needs their headers only, not their libraries or dependencies). Two
+# configuration headers are adjusted for a headers-only tree: Debian builds c10 with gflags and
+# glog, whose headers are not unpacked, and ships no c10/cuda/impl/cuda_cmake_macros.h. Never
+# fatal: without them the check skips, saying why.
+trimm_torch_headers() {
+  local dst=$TRIMM_ROOT/.deps/torch-headers
+  [ -f "$dst/usr/include/torch/extension.h" ] && [ -f "$dst/usr/include/pybind11/pybind11.h" ] &&
+    return 0
+  if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
+    trimm_log "no apt-get/dpkg: PyTorch's headers not fetched (kernelbench_binding_compiles skips)"
+    return 0
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  local get=(apt-get download libtorch-dev pybind11-dev)
+  if ! (cd "$tmp" && "${get[@]}") >/dev/null 2>&1; then
+    # A fresh machine may have no package lists yet.
+    local update=(env DEBIAN_FRONTEND=noninteractive apt-get update -q)
+    [ "$(id -u)" -ne 0 ] && update=(sudo -n "${update[@]}")
+    "${update[@]}" </dev/null >/dev/null 2>&1 || true
+    if ! (cd "$tmp" && "${get[@]}") >/dev/null 2>&1; then
+      trimm_log "apt-get download libtorch-dev pybind11-dev failed: PyTorch's headers not" \
+        "fetched (kernelbench_binding_compiles skips)"
+      rm -rf "$tmp"
+      return 0
+    fi
+  fi
+  rm -rf "$dst" && mkdir -p "$dst"
+  local deb
+  for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$dst"; done
+  rm -rf "$tmp"
+  local inc=$dst/usr/include
+  sed -i -e 's|^#define C10_USE_GFLAGS|/* #undef C10_USE_GFLAGS */|' \
+    -e 's|^#define C10_USE_GLOG|/* #undef C10_USE_GLOG */|' "$inc/c10/macros/cmake_macros.h"
+  mkdir -p "$inc/c10/cuda/impl"
+  [ -f "$inc/c10/cuda/impl/cuda_cmake_macros.h" ] ||
+    echo "#pragma once" > "$inc/c10/cuda/impl/cuda_cmake_macros.h"
+  trimm_log "PyTorch's headers (Debian's libtorch-dev, pybind11-dev) unpacked into $dst"
 }
