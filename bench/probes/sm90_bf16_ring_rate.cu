@@ -1,0 +1,196 @@
+// Probe: sm90_16bit's stage on its own, with real shared-memory footprints (bench/NOTES.md,
+// session 32). The kernel's bare pipeline (no loads, masks or stores) takes ~1.45-1.7× its
+// tensor time at n = 4096, while probe_sm90_wgmma_rate ran the same wgmma at the dense peak. That
+// probe re-reads one operand tile; the kernel walks a ring of six 32 KB slots. Here two consumer
+// warpgroups run stages exactly as the kernel's consumers do (four k16 wgmmas a stage into one
+// commit group, the previous group retired with wait_group 1), their operands in a ring of
+// kSlots slots laid out as TMA writes them (A K-major, B N-major, 128-byte swizzle), with no
+// producer: the data is written once. N = 128 is sm90_16bit's m64n128k16 (128×128 tiles, 32 KB
+// a stage); N = 256 asks what m64n256k16 (128×256 tiles, 48 KB a stage) would reach.
+//
+// Prints for each form: cycles a stage per SM (both warpgroups' wgmmas) against the dense peak
+// (4·N cycles), the rate from CUDA events, and the clock that rate implies at that efficiency
+// (the SMs' clock under a full tensor load: session 18's "tensor floor" assumed 1.755 GHz).
+//
+// Usage: probe_sm90_bf16_ring_rate [stages]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "kernels/sm90/ptx.cuh"
+#include "probe_check.hpp"
+
+namespace {
+
+constexpr int kThreads = 256;  // two consumer warpgroups
+constexpr int kStep = 64;      // k a stage: one 128-byte swizzled row of 16-bit elements
+[[maybe_unused]] constexpr int kBoxBytes = kStep * 64 * 2;  // a 64-column box of B (k 64 × n 64)
+constexpr int kABytes = 128 * kStep * 2;   // A: 128 rows × 64 k
+template <int N>
+constexpr int kSlotBytes = kABytes + kStep * N * 2;
+template <int N, int kSlots>
+constexpr int kSmem = kSlots * kSlotBytes<N> + 1024;  // + alignment slack
+
+#if TRIMM_SM90_DEVICE
+// wgmma m64n256k16 bf16 (both operands in shared memory, B N-major: imm-trans-b 1). The
+// library has only N = 128 for 16-bit data; this probe asks what N = 256 would run at.
+__device__ __forceinline__ void wgmma_m64n256k16_bf16_ss(float (&d)[128], uint64_t desc_a,
+                                                         uint64_t desc_b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+      "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "
+      "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "
+      "%56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, "
+      "%74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, "
+      "%92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, "
+      "%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, "
+      "%123, %124, %125, %126, %127}"
+      ", %128, %129, p, 1, 1, 0, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
+        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),
+        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]),
+        "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+        "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),
+        "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]),
+        "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]),
+        "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]),
+        "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]),
+        "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(desc_a), "l"(desc_b), "r"(1));
+}
+
+template <int N>
+__device__ __forceinline__ void stage_wgmma(float (&d)[N / 2], uint64_t da, uint64_t db) {
+  if constexpr (N == 128)
+    trimm::kernels::sm90::ptx::wgmma_m64n128k16_ss<true>(d, da, db, 1);
+  else
+    wgmma_m64n256k16_bf16_ss(d, da, db);
+}
+#endif
+
+template <int N, int kSlots>
+__global__ void __launch_bounds__(kThreads, 1) ring_probe(int stages, float* sink,
+                                                          long long* cycles) {
+  static_assert(N == 128 || N == 256, "m64n128k16 or m64n256k16");
+  static_assert(kSlotBytes<N> % 1024 == 0, "slots stay 1024-byte aligned, as descriptors need");
+#if TRIMM_SM90_DEVICE
+  namespace ptx = trimm::kernels::sm90::ptx;
+  extern __shared__ __align__(1024) unsigned char raw[];
+  unsigned char* base = raw + ((1024u - (trimm::kernels::shared_address(raw) & 1023u)) & 1023u);
+  // bf16 values near 1 (their products do not matter, only their time).
+  for (int i = threadIdx.x; i < kSlots * kSlotBytes<N> / 4; i += kThreads)
+    reinterpret_cast<uint32_t*>(base)[i] = 0x3F803F80u + uint32_t(i % 7) * 0x00010001u;
+  ptx::fence_proxy_async();  // the generic-proxy writes, before wgmma's async-proxy reads
+  __syncthreads();
+  const int wg = threadIdx.x / 128;
+  float d[N / 2];
+#pragma unroll
+  for (int r = 0; r < N / 2; ++r) d[r] = 0.f;
+  // As sm90_16bit: a warpgroup's 64 rows of A, B's boxes LBO apart; k moves 32 bytes along A's
+  // rows and 16 rows (two 1024-byte atoms) down B.
+  const uint32_t a0 = ptx::desc_kmajor_sw128_lo(base + 64 * wg * kStep * 2);
+  const uint64_t b0 = ptx::desc_mnmajor_sw128(base + kABytes, kBoxBytes);
+  constexpr uint32_t kSlot = kSlotBytes<N> >> 4, kStepA = 16 * 2 >> 4, kStepB = 16 * 64 * 2 >> 4;
+  int s = 0;
+  const long long t0 = clock64();
+  for (int q = 0; q < stages; ++q) {
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kStep / 16; ++kk)
+      stage_wgmma<N>(d, ptx::desc_kmajor_sw128_from_lo(a0 + s * kSlot + kStepA * kk),
+                     b0 + s * kSlot + kStepB * kk);
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<1>();
+    if (++s == kSlots) s = 0;
+  }
+  ptx::wgmma_wait<0>();
+  const long long t1 = clock64();
+  float sum = 0.f;
+#pragma unroll
+  for (int r = 0; r < N / 2; ++r) sum += d[r];
+  sink[blockIdx.x * kThreads + threadIdx.x] = sum;
+  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
+#else
+  __trap();
+#endif
+}
+
+template <int N, int kSlots>
+void run(int stages, int sms, float* sink, long long* cycles) {
+  auto kernel = ring_probe<N, kSlots>;
+  constexpr int smem = kSmem<N, kSlots>;
+  PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<sms, kThreads, smem>>>(stages / 10, sink, cycles);  // warm-up
+  PROBE_CHECK(cudaGetLastError());
+  cudaEvent_t e0, e1;
+  PROBE_CHECK(cudaEventCreate(&e0));
+  PROBE_CHECK(cudaEventCreate(&e1));
+  PROBE_CHECK(cudaEventRecord(e0));
+  kernel<<<sms, kThreads, smem>>>(stages, sink, cycles);
+  PROBE_CHECK(cudaEventRecord(e1));
+  PROBE_CHECK(cudaEventSynchronize(e1));
+  PROBE_CHECK(cudaGetLastError());
+  float ms = 0.f;
+  PROBE_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+  std::vector<long long> c(2 * size_t(sms));
+  PROBE_CHECK(cudaMemcpy(c.data(), cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  std::sort(c.begin(), c.end());
+  const double per_stage = double(c[c.size() / 2]) / stages;  // both warpgroups run each stage
+  const double peak = 4.0 * N;  // 2 warpgroups × 4 wgmmas × N/2 cycles (dense peak)
+  const double flops = double(sms) * stages * 2 * 4 * (2.0 * 64 * N * 16);
+  const double tflops = flops / (ms * 1e9);
+  // rate = SMs × 4096 flop/clock × efficiency × clock
+  const double ghz = tflops * 1e3 / (double(sms) * 4096.0 * (peak / per_stage));
+  std::printf("bf16 m64n%dk16 SS, B N-major, ring of %d x %2d KB: %7.1f cycles/stage/SM "
+              "(peak %4.0f, %5.1f %%)  %6.1f TFLOP/s  implied clock %.2f GHz\n",
+              N, kSlots, kSlotBytes<N> / 1024, per_stage, peak, 100.0 * peak / per_stage, tflops,
+              ghz);
+  PROBE_CHECK(cudaEventDestroy(e0));
+  PROBE_CHECK(cudaEventDestroy(e1));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int stages = argc > 1 ? std::atoi(argv[1]) : 20000;
+  int dev = 0, major = 0, sms = 0, count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("probe_sm90_bf16_ring_rate: no CUDA device; skipped\n");
+    return 0;
+  }
+  PROBE_CHECK(cudaGetDevice(&dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (major != 9) {
+    std::printf("probe_sm90_bf16_ring_rate: needs an sm_90 GPU; skipped\n");
+    return 0;
+  }
+  float* sink = nullptr;
+  long long* cycles = nullptr;
+  PROBE_CHECK(cudaMalloc(&sink, size_t(sms) * kThreads * sizeof(float)));
+  PROBE_CHECK(cudaMalloc(&cycles, size_t(sms) * 2 * sizeof(long long)));
+  run<128, 1>(stages, sms, sink, cycles);
+  run<128, 6>(stages, sms, sink, cycles);  // sm90_16bit's ring
+  run<256, 1>(stages, sms, sink, cycles);
+  run<256, 4>(stages, sms, sink, cycles);  // 128×256 tiles' ring in the same 192 KB
+  PROBE_CHECK(cudaFree(sink));
+  PROBE_CHECK(cudaFree(cycles));
+  return 0;
+}
