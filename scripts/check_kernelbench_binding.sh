@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Compiles (syntax only) the C++ binding that kernelbench/level1_14_trimm.py hands to load_inline,
 # without a GPU or PyTorch: against the headers of Debian's libtorch-dev and pybind11-dev, which
-# scripts/lib/build.sh's trimm_torch_headers unpacks into .deps/torch-headers. Otherwise only the
+# scripts/lib/build.sh's trimm_torch_headers unpacks into .torch-headers/. Otherwise only the
 # device compiles it, and a mistake there breaks the main job. Debian's headers (PyTorch 1.13) are
 # older than a KernelBench machine's: this checks the C++, not every API a newer PyTorch has.
 #   scripts/check_kernelbench_binding.sh [nvcc]    (nvcc: where CUDA's headers are; default PATH)
 # Exit 77 (CTest: skipped, with the reason) where the headers or Python.h are missing.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-inc=${TRIMM_TORCH_HEADERS:-$root/.deps/torch-headers/usr/include}
+inc=${TRIMM_TORCH_HEADERS:-$root/.torch-headers/usr/include}
 skip() {
   echo "SKIPPED: $*"
   exit 77

@@ -2,8 +2,8 @@
 # The part scripts/test.sh and scripts/bench.sh share; source it, then call
 #   trimm_deps    install missing Debian build dependencies (apt-get, only when missing)
 #   trimm_build   configure build/ (Release) and build it with all cores
-#   trimm_torch_headers  unpack PyTorch's C++ headers into .deps/ (the KernelBench binding's
-#                 compile check; never fatal)
+#   trimm_torch_headers  unpack PyTorch's C++ headers into .torch-headers/ (the KernelBench
+#                 binding's compile check; never fatal)
 # Environment:
 #   TRIMM_BUILD_DIR   build directory (default: <repo>/build)
 #   TRIMM_CMAKE_ARGS  extra configure arguments, split on spaces (e.g. -DTRIMM_OPENBLAS_ROOT=...)
@@ -86,14 +86,15 @@ trimm_build() {
   cmake --build "$TRIMM_BUILD_DIR" -j "$jobs" >&2 || trimm_die "build failed"
 }
 
-# PyTorch's C++ headers for tests' kernelbench_binding_compiles (scripts/check_kernelbench_binding.sh):
-# Debian's libtorch-dev and pybind11-dev, downloaded and unpacked into .deps/torch-headers, not
+# PyTorch's C++ headers for the CTest kernelbench_binding_compiles
+# (scripts/check_kernelbench_binding.sh): Debian's libtorch-dev and pybind11-dev, downloaded and unpacked into .torch-headers/, not
 # installed (the check needs their headers only, not their libraries or dependencies). Two
 # configuration headers are adjusted for a headers-only tree: Debian builds c10 with gflags and
 # glog, whose headers are not unpacked, and ships no c10/cuda/impl/cuda_cmake_macros.h. Never
-# fatal: without them the check skips, saying why.
+# fatal: without them the check skips, saying why. Not under .deps/, which device calls carry
+# (64 MiB at most; these headers are ~46 MB).
 trimm_torch_headers() {
-  local dst=$TRIMM_ROOT/.deps/torch-headers
+  local dst=$TRIMM_ROOT/.torch-headers
   [ -f "$dst/usr/include/torch/extension.h" ] && [ -f "$dst/usr/include/pybind11/pybind11.h" ] &&
     return 0
   if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
