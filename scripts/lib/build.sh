@@ -87,12 +87,12 @@ trimm_build() {
 }
 
 # PyTorch's C++ headers for the CTest kernelbench_binding_compiles
-# (scripts/check_kernelbench_binding.sh): Debian's libtorch-dev and pybind11-dev, downloaded and unpacked into .torch-headers/, not
-# installed (the check needs their headers only, not their libraries or dependencies). Two
-# configuration headers are adjusted for a headers-only tree: Debian builds c10 with gflags and
-# glog, whose headers are not unpacked, and ships no c10/cuda/impl/cuda_cmake_macros.h. Never
-# fatal: without them the check skips, saying why. Not under .deps/, which device calls carry
-# (64 MiB at most; these headers are ~46 MB).
+# (scripts/check_kernelbench_binding.sh): Debian's libtorch-dev and pybind11-dev, downloaded and
+# unpacked into .torch-headers/, not installed (the check needs their headers, not their
+# libraries or dependencies). Two configuration headers are adjusted for a headers-only tree:
+# Debian builds c10 with gflags and glog, whose headers are not unpacked, and ships no
+# c10/cuda/impl/cuda_cmake_macros.h. Not under .deps/, which device calls carry (64 MiB at most;
+# these headers are ~46 MB). Never fatal: without them the check skips, saying why.
 trimm_torch_headers() {
   local dst=$TRIMM_ROOT/.torch-headers
   [ -f "$dst/usr/include/torch/extension.h" ] && [ -f "$dst/usr/include/pybind11/pybind11.h" ] &&
