@@ -31,6 +31,9 @@ struct BenchConfig {
   // GPU, fp32 data: unforced Triangular rows bring the workspace of their precision's kernel
   // that needs one (sm90_fp16x3 for fp32, sm90_fp16x1 for tf32), which dispatch then may take.
   bool workspace = false;
+  // GPU: flush L2 before each timed run (KernelBench's protocol). Off (--warm-l2): the inputs
+  // stay in L2 between runs, a diagnostic of what the cold start costs.
+  bool flush_l2 = true;
 };
 
 struct Row {

@@ -138,13 +138,14 @@ struct Harness {
     cudaEventDestroy(stop);
   }
 
-  // Median ms of `fn` over cfg.runs runs, each after an L2 flush, after cfg.warmup warm-ups.
+  // Median ms of `fn` over cfg.runs runs, each after an L2 flush (unless cfg.flush_l2 is off),
+  // after cfg.warmup warm-ups.
   double time(const std::function<void()>& fn) {
     for (int w = 0; w < cfg.warmup; ++w) fn();
     BENCH_CUDA(cudaGetLastError());
     std::vector<double> ms;
     for (int r = 0; r < cfg.runs; ++r) {
-      BENCH_CUDA(cudaMemsetAsync(flush.p, r & 0xff, flush_bytes));
+      if (cfg.flush_l2) BENCH_CUDA(cudaMemsetAsync(flush.p, r & 0xff, flush_bytes));
       BENCH_CUDA(cudaEventRecord(start));
       fn();
       BENCH_CUDA(cudaEventRecord(stop));
