@@ -48,6 +48,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "config/tile_config.hpp"
 #include "cuda/check.hpp"
@@ -1169,14 +1170,14 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
   w.cap = l.cap;
   // What the prepass takes with atomics starts at zero: B's column maxima (Lower: A's row maxima
   // too, just before them), the flag, the counts; under Detect the gate as well (zeroes_gate),
-  // in the same memset where it sits just before the workspace (Upper's then also clears A's row
-  // maxima, a slice it never uses: it keeps them in shared memory).
+  // which the host API puts just before the workspace: one memset (Upper's then also clears A's
+  // row maxima, a slice it never uses: it keeps them in shared memory).
   unsigned char* const gate = reinterpret_cast<unsigned char*>(p.gate);
-  const bool gate_adjacent = gate != nullptr && gate < base && size_t(base - gate) <= kGateReach;
-  if (gate != nullptr && !gate_adjacent)
-    TRIMM_CUDA_CHECK(cudaMemsetAsync(gate, 0, sizeof(uint32_t), stream));
+  if (gate != nullptr && !(gate < base && size_t(base - gate) <= kGateReach))
+    throw Error("trimm: sm90_fp16x3's gate must lie at most " + std::to_string(kGateReach) +
+                " bytes before its workspace (the host API's layout)");
   unsigned char* const zero_lo =
-      gate_adjacent ? gate : base + (kLower ? 0 : vec * sizeof(unsigned));
+      gate != nullptr ? gate : base + (kLower ? 0 : vec * sizeof(unsigned));
   TRIMM_CUDA_CHECK(cudaMemsetAsync(zero_lo, 0, size_t(base + l.zeroed_bytes - zero_lo), stream));
   const int n = int(p.n);
   // Structure::Detect: the rows of the other triangles, between the prepass's launches.
