@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Where sm90_16bit's blocks spend their time, from bench/variants/s33_stamp.patch or
+s33_trace.patch (the CLI's stderr of one `trimm bench --sizes 4096 --dtype bf16 --kernel
+sm90_16bit` run; plain or .gz).
+
+    scripts/trace16_summary.py TRACE [BARE_STAMPS]
+
+Lines read: STAMP blk smid t0 t1 c0 c1 units stages (global timer in ns, SM clock in cycles, at
+a block's start and its consumers' end); with the trace patch also CONS blk (clock before and
+after each stage's `full` wait, 100 stages; then the epilogues' start and end, 8 units) and PROD
+blk (the clock as the producer passes each stage's `empty` wait). BARE_STAMPS: a second STAMP
+file whose units and stages stand in where the first has none (the stamp patch's producer may
+write them after block 0 has counted the call).
+"""
+import gzip
+import statistics as st
+import sys
+
+
+def read(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    stamps, cons, prod = {}, {}, {}
+    with opener(path, "rt") as f:
+        for line in f:
+            v = line.split()
+            if not v:
+                continue
+            if v[0] == "STAMP":
+                r = list(map(int, v[1:]))
+                stamps[r[0]] = r[1:]
+            elif v[0] in ("CONS", "PROD"):
+                (cons if v[0] == "CONS" else prod)[int(v[1])] = list(map(int, v[2:]))
+    return stamps, cons, prod
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    stamps, cons, prod = read(argv[1])
+    if not stamps:
+        sys.exit(f"{argv[1]}: no STAMP lines")
+    if len(argv) > 2:
+        other = read(argv[2])[0]
+        for b, r in stamps.items():
+            if r[5] == 0 and b in other:
+                r[5], r[6] = other[b][5], other[b][6]
+    t0 = min(r[1] for r in stamps.values())
+    ends = [(r[2] - t0) / 1e3 for r in stamps.values()]
+    ghz = [(r[4] - r[3]) / (r[2] - r[1]) for r in stamps.values()]
+    print(f"blocks {len(stamps)} on {len(set(r[0] for r in stamps.values()))} SMs; "
+          f"starts within {max(r[1] - t0 for r in stamps.values()) / 1e3:.2f} us")
+    print(f"ends (us from the first start): min {min(ends):.2f} median {st.median(ends):.2f} "
+          f"max {max(ends):.2f}")
+    print(f"SM clock in the kernel (GHz): min {min(ghz):.3f} median {st.median(ghz):.3f} "
+          f"max {max(ghz):.3f}")
+    work = sorted({(r[5], r[6]) for r in stamps.values()})
+    print("units, stages a block:", " ".join(f"{u},{s}" for u, s in work))
+    if not cons:
+        return
+    clock = st.median(ghz) * 1e3  # cycles a microsecond
+    first, waits, trans, steady, tail = [], {100: [], 600: []}, [], [], []
+    for b, r in stamps.items():
+        c, stages = cons.get(b), r[6]
+        if not c or not 0 < stages <= 100:
+            continue
+        c0 = r[3]
+        before = [c[2 * q] - c0 for q in range(stages)]
+        wait = [c[2 * q + 1] - c[2 * q] for q in range(stages)]
+        first.append(before[0] + wait[0])
+        for th in waits:
+            waits[th].append(sum(max(0, w - th) for w in wait[1:]))
+        period = sorted(before[q + 1] - before[q] for q in range(stages - 1))
+        units = r[5]
+        steady.append(st.median(period))
+        trans.append(st.mean(period[-(units - 1):]) if units > 1 else 0)
+        tail.append(r[4] - r[3] - before[-1])
+    if not first:
+        return
+    us = lambda cycles: f"{cycles:.0f} cycles ({cycles / clock:.2f} us)"
+    print("per block, median over blocks:")
+    print(f"  start to the first stage's data  {us(st.median(first))}")
+    print(f"  a stage (median period)          {us(st.median(steady))}")
+    print(f"  a switch between units           {us(st.median(trans))}")
+    for th, v in waits.items():
+        print(f"  `full` waits beyond {th:3d} cycles  {us(st.median(v))}")
+    print(f"  last stage to the end            {us(st.median(tail))}")
+    if prod:
+        buckets = {}
+        for b, r in stamps.items():
+            c, p, stages = cons.get(b), prod.get(b), r[6]
+            if not c or not p or not 0 < stages <= 100:
+                continue
+            for q in range(min(stages, len(p))):
+                if c[2 * q + 1] - c[2 * q] > 100 and p[q]:
+                    t = int((c[2 * q + 1] - r[3]) / clock / 5)
+                    buckets.setdefault(t, []).append(c[2 * q + 1] - p[q])
+        print("load latency of the stages consumers waited for (producer's issue to data), "
+              "median by 5 us of the kernel:")
+        for t in sorted(buckets):
+            print(f"  {5 * t:2d}-{5 * t + 5:2d} us  {us(st.median(buckets[t]))}  "
+                  f"({len(buckets[t])} stages)")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
