@@ -7,8 +7,9 @@ sm90_16bit` run; plain or .gz).
 
 Lines read: STAMP blk smid t0 t1 c0 c1 units stages (global timer in ns, SM clock in cycles, at
 a block's start and its consumers' end); with the trace patch also CONS blk (clock before and
-after each stage's `full` wait, 100 stages; then the epilogues' start and end, 8 units) and PROD
-blk (the clock as the producer passes each stage's `empty` wait). BARE_STAMPS: a second STAMP
+after each stage's `full` wait, 100 stages; then the epilogues' start and end, 8 units; with
+s33_units_trace.patch, at 220 and 221, tid 0's clock before and after the prologue's
+__syncthreads) and PROD blk (the clock as the producer passes each stage's `empty` wait). BARE_STAMPS: a second STAMP
 file whose units and stages stand in where the first has none (the stamp patch's producer may
 write them after block 0 has counted the call).
 """
@@ -59,6 +60,7 @@ def main(argv):
         return
     clock = st.median(ghz) * 1e3  # cycles a microsecond
     first, waits, trans, steady, tail = [], {100: [], 600: []}, [], [], []
+    prologue, first_load = [], []
     for b, r in stamps.items():
         c, stages = cons.get(b), r[6]
         if not c or not 0 < stages <= 100:
@@ -67,6 +69,10 @@ def main(argv):
         before = [c[2 * q] - c0 for q in range(stages)]
         wait = [c[2 * q + 1] - c[2 * q] for q in range(stages)]
         first.append(before[0] + wait[0])
+        if len(c) > 221 and c[221]:
+            prologue.append(c[221] - c0)
+        if prod.get(b) and prod[b][0]:
+            first_load.append(prod[b][0] - c0)
         for th in waits:
             waits[th].append(sum(max(0, w - th) for w in wait[1:]))
         period = sorted(before[q + 1] - before[q] for q in range(stages - 1))
@@ -78,6 +84,10 @@ def main(argv):
         return
     us = lambda cycles: f"{cycles:.0f} cycles ({cycles / clock:.2f} us)"
     print("per block, median over blocks:")
+    if prologue:
+        print(f"  start to the prologue's end      {us(st.median(prologue))}")
+    if first_load:
+        print(f"  start to the producer's 1st load {us(st.median(first_load))}")
     print(f"  start to the first stage's data  {us(st.median(first))}")
     print(f"  a stage (median period)          {us(st.median(steady))}")
     print(f"  a switch between units           {us(st.median(trans))}")
