@@ -6,12 +6,12 @@ sm90_16bit` run; plain or .gz).
     scripts/trace16_summary.py TRACE [BARE_STAMPS]
 
 Lines read: STAMP blk smid t0 t1 c0 c1 units stages (global timer in ns, SM clock in cycles, at
-a block's start and its consumers' end); with the trace patch also CONS blk (clock before and
-after each stage's `full` wait, 100 stages; then the epilogues' start and end, 8 units; with
-s33_units_trace.patch, at 220 and 221, tid 0's clock before and after the prologue's
-__syncthreads) and PROD blk (the clock as the producer passes each stage's `empty` wait). BARE_STAMPS: a second STAMP
-file whose units and stages stand in where the first has none (the stamp patch's producer may
-write them after block 0 has counted the call).
+a block's start and its consumers' end); with the trace patches also CONS blk (clock before and
+after each stage's `full` wait, 100 stages; s33_trace.patch: then the epilogues' start and end,
+8 units; s33_units_trace.patch: at 220 and 221, thread 0's clock before and after the
+prologue's __syncthreads) and PROD blk (the clock as the producer passes each stage's `empty`
+wait). BARE_STAMPS: a second STAMP file whose units and stages stand in where the first has none
+(in the runs of session 33 a producer could record them after block 0 had counted the call).
 """
 import gzip
 import statistics as st
@@ -60,9 +60,9 @@ def main(argv):
         return
     clock = st.median(ghz) * 1e3  # cycles a microsecond
     first, waits, trans, steady, tail = [], {100: [], 600: []}, [], [], []
-    prologue, first_load = [], []
+    prologue, first_load, buckets = [], [], {}
     for b, r in stamps.items():
-        c, stages = cons.get(b), r[6]
+        c, p, stages = cons.get(b), prod.get(b), r[6]
         if not c or not 0 < stages <= 100:
             continue
         c0 = r[3]
@@ -71,13 +71,20 @@ def main(argv):
         first.append(before[0] + wait[0])
         if len(c) > 221 and c[221]:
             prologue.append(c[221] - c0)
-        if prod.get(b) and prod[b][0]:
-            first_load.append(prod[b][0] - c0)
+        if p and p[0]:
+            first_load.append(p[0] - c0)
+        # Load latency (the producer's issue to the data) of the stages the consumers waited
+        # for, by 5 µs of the kernel.
+        for q in range(min(stages, len(p or []))):
+            if wait[q] > 100 and p[q]:
+                t = int((c[2 * q + 1] - c0) / clock / 5)
+                buckets.setdefault(t, []).append(c[2 * q + 1] - p[q])
         for th in waits:
             waits[th].append(sum(max(0, w - th) for w in wait[1:]))
         period = sorted(before[q + 1] - before[q] for q in range(stages - 1))
         units = r[5]
         steady.append(st.median(period))
+        # A block's units - 1 switches are its longest periods between stages.
         trans.append(st.mean(period[-(units - 1):]) if units > 1 else 0)
         tail.append(r[4] - r[3] - before[-1])
     if not first:
@@ -94,16 +101,7 @@ def main(argv):
     for th, v in waits.items():
         print(f"  `full` waits beyond {th:3d} cycles  {us(st.median(v))}")
     print(f"  last stage to the end            {us(st.median(tail))}")
-    if prod:
-        buckets = {}
-        for b, r in stamps.items():
-            c, p, stages = cons.get(b), prod.get(b), r[6]
-            if not c or not p or not 0 < stages <= 100:
-                continue
-            for q in range(min(stages, len(p))):
-                if c[2 * q + 1] - c[2 * q] > 100 and p[q]:
-                    t = int((c[2 * q + 1] - r[3]) / clock / 5)
-                    buckets.setdefault(t, []).append(c[2 * q + 1] - p[q])
+    if buckets:
         print("load latency of the stages consumers waited for (producer's issue to data), "
               "median by 5 us of the kernel:")
         for t in sorted(buckets):
