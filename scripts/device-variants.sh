@@ -11,12 +11,14 @@
 #                                             output, paths from the root) applied with patch
 #   VAR_KERNELS="sm90_tf32x3 sm90_tf32"  VAR_SIZES=4096
 #   VAR_TESTS='*sm90*'                    (also build the GPU tests of base, test_gpu and
-#                                          test_gpu_16bit, and run these first)
+#                                          test_gpu_16bit, and run these after the timings)
 #   VAR_TEST_VARIANTS="both"              (with VAR_TESTS: the variants whose tests are built and
 #                                          run, "base" among them if wanted; default base only)
 #   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_ROUNDS=3                          (rounds of the whole bench; default 2)
+#   VAR_UNTIMED="trace"                   (variants built but not timed: their binaries stay under
+#                                          /tmp/trimm-variants/build-<name> for later commands)
 #   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
 #                                         (instead of VAR_KERNELS/VAR_ARGS: one timed run per
 #                                          argument list, each at VAR_SIZES)
@@ -75,13 +77,6 @@ build() {  # source dir, build dir, targets
     build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
-  for v in "${names[@]}"; do
-    tested " $v " || continue
-    for t in $test_targets; do
-      echo "$v $t:"
-      "$work/build-$v/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
-    done
-  done
   runs=()
   if [ -n "${VAR_RUNS:-}" ]; then
     IFS=';' read -ra runs <<< "$VAR_RUNS"
@@ -91,6 +86,7 @@ build() {  # source dir, build dir, targets
   sizes=$(tr -s ' ' ',' <<< "${VAR_SIZES:-4096}")  # the CLI takes a comma list
   for round in $(seq "${VAR_ROUNDS:-2}"); do
     for v in "${names[@]}"; do
+      [[ " ${VAR_UNTIMED:-} " == *" $v "* ]] && continue
       for args in "${runs[@]}"; do
         printf "round %s  %-16s " "$round" "$v"
         # shellcheck disable=SC2086
@@ -99,6 +95,14 @@ build() {  # source dir, build dir, targets
         grep -E "^[0-9]+ +trimm " <<< "$run" | tr '\n' ' ' || echo -n "NO RESULT: ${run: -300}"
         echo
       done
+    done
+  done
+  # Tests after the timings: a call that runs out of time still returns its times.
+  for v in "${names[@]}"; do
+    tested " $v " || continue
+    for t in $test_targets; do
+      echo "$v $t:"
+      "$work/build-$v/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
     done
   done
 } 2>&1 | tee "$out/variants.txt"
