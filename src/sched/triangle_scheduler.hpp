@@ -67,6 +67,11 @@ struct TriangleSchedule {
     return u.kind == UnitKind::Whole && u.bi != u.bj;
   }
 
+  // The whole (unsplit) tile (bi, bj) as a unit: for a kernel that keeps only a unit's tile.
+  TRIMM_HD WorkUnit whole_unit(int bi, int bj) const {
+    return compute_unit(UnitKind::Whole, bi, bj);
+  }
+
   // Unit `idx` in longest-first order. Work is measured in tiles of k: a whole tile on diagonal d
   // weighs d+1; the chunks of a split one ceil((d+1)/2) and floor((d+1)/2). Level w lists, in
   // this order: whole tiles with d = w-1, chunk 0 of d = 2w-2 and 2w-1, chunk 1 of d = 2w-1 and

@@ -48,6 +48,7 @@
 #include "kernels/common/elem16.cuh"
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/tile_store.cuh"
+#include "kernels/common/unit_list.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm90/launch_registers.hpp"
 #include "kernels/sm90/ptx.cuh"
@@ -106,6 +107,7 @@ struct SharedStorage {
   StageBuffers stage[kStages];
   OutBuffer out[kConsumers];
   uint64_t full[kStages], empty[kStages];
+  unit_list::Entry units[unit_list::kMaxLevels];  // the block's units (unsplit kernel)
 };
 static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
 
@@ -152,21 +154,31 @@ static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier +
               "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
 
 // --- producer: one thread, kRing loads ahead --------------------------------------------------
+// Stage q's loads (its slot free), k from k0.
+template <int kRing>
+__device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap* map_a,
+                                           const CUtensorMap* map_b, const TileCoords& tc, int k0,
+                                           int q, int za, int zb) {
+  const int s = q % kRing;
+  StageBuffers& st = sm.stage[s];
+  ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+  ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+#pragma unroll
+  for (int j = 0; j < kTile / kBoxN; ++j)
+    ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+}
+
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
 // kRing: the ring's depth in use, kStages or (a cluster's k split) kSplitRing.
+// first: stages already issued (the prologue's early loads of a block's first unit).
 template <int kRing>
 __device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
-                        const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb) {
-  for (int it = 0; it < steps; ++it) {
+                        const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb,
+                        int first = 0) {
+  for (int it = first; it < steps; ++it) {
     const int q = q0 + it, s = q % kRing;
     if (q >= kRing) ptx::mbar_wait(&sm.empty[s], ((q / kRing) & 1) ^ 1);
-    StageBuffers& st = sm.stage[s];
-    const int k0 = k_begin + it * kStep;
-    ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
-    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
-#pragma unroll
-    for (int j = 0; j < kTile / kBoxN; ++j)
-      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+    load_stage<kRing>(sm, map_a, map_b, tc, k_begin + it * kStep, q, za, zb);
   }
 }
 
@@ -521,18 +533,16 @@ template <bool kLower, typename S>
 __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                                               Elem16<S>* C, int64_t ldc, int64_t n,
                                               const sched::TriangleSchedule& s,
-                                              const sched::DispatchOrder& order,
-                                              sched::BlockUnits& w, int ctid) {
+                                              unit_list::Walk& w, int ctid) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
   const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
   const StageDescs d(sm, wg);
   const bool lane0 = threadIdx.x % 32 == 0;
   float acc[2][64];
-  int64_t x;
-  if (!w.next(x)) return;
   // The unit whose C waits in the other set.
-  sched::WorkUnit done = sched::ordered_unit<false>(s, order, x);
+  sched::WorkUnit done;
+  if (!w.next(done)) return;
   RingPos<kStages> pos;  // the next stage to issue
   int last = 0;           // the slot of the last one issued
   auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
@@ -565,12 +575,12 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
     constexpr int P = decltype(parity)::value;
     float(&cur)[64] = acc[P];
     float(&prev)[64] = acc[1 - P];
-    if (!w.next(x)) {
+    sched::WorkUnit u;
+    if (!w.next(u)) {
       drain(sm, last, lane0, prev);
       store(prev);
       return false;
     }
-    const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
     issue(TileCoords(u, kLower), int(u.k_begin), 0, cur);
     retire_stage(sm, last, lane0);  // the previous unit's last group: prev is final
     last = pos.s;
@@ -630,6 +640,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::tma_prefetch_descriptor(&map_b);
     ptx::tma_prefetch_descriptor(&map_c);
   }
+  if constexpr (!kSplit) {
+    unit_list::decode(sm.units, s, order, first_block, blocks, tid, kThreads);
+    // The first unit's first loads, before the warps split: the producer's own way to them
+    // (setmaxnreg, the list, its unit's band) put its first load ~2 µs into a block, of a
+    // ~4.7 µs cold start (session 33's trace). Thread 0 decoded level 0 itself.
+    if (tid == 0 && sm.units[0].bi >= 0) {
+      const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
+      const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
+      const int early = min(kStages, int((u0.k_end - u0.k_begin + kStep - 1) / kStep));
+      for (int q = 0; q < early; ++q)
+        load_stage<kStages>(sm, &map_a, &map_b, TileCoords(u0, kLower), int(u0.k_begin) + q * kStep,
+                            q, za, zb);
+    }
+  }
   __syncthreads();
 
   // This rank's stages of unit u: [k_begin, k_begin + steps · kStep).
@@ -642,6 +666,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     return Band{int(u.k_begin) + share.first * kStep, share.steps};
   };
   int64_t x;
+  // f(u) for each unit of this block (the producer's and the helpers' walk).
+  auto each = [&](auto&& f) {
+    if constexpr (kSplit) {
+      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);)
+        f(sched::ordered_unit<false>(s, order, x));
+    } else {
+      sched::WorkUnit u;
+      for (unit_list::Walk w(sm.units, s); w.next(u);) f(u);
+    }
+  };
   constexpr int kRing = kSplit ? kSplitRing : kStages;
   if (tid >= kConsumerThreads) {
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
@@ -649,24 +683,24 @@ __global__ void __launch_bounds__(kThreads, 1)
       // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
       const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
-      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+      each([&](const sched::WorkUnit& u) {
         const Band band = band_of(u);
+        // The prologue issued the first unit's first kStages stages (unsplit).
+        const int first = !kSplit && q0 == 0 ? min(kStages, band.steps) : 0;
         produce<kRing>(sm, &map_a, &map_b, TileCoords(u, kLower), band.k_begin, band.steps, q0, za,
-                       zb);
+                       zb, first);
         q0 += band.steps;
-      }
+      });
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
       // shared by a cluster's ranks.
-      for (sched::BlockUnits w(order, units, first_block, blocks); w.next(x);) {
-        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+      each([&](const sched::WorkUnit& u) {
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
                                       kLower, kTile,
                                       cl.rank * kHelperThreads + tid - 32 * (kProducerWarp + 1),
                                       cl.ranks * kHelperThreads);
-      }
+      });
     }
     if constexpr (kSplit) {  // the consumers' two cluster barriers count every thread
       cluster_sync_all();
@@ -677,9 +711,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if constexpr (!kSplit) {
     ptx::setmaxnreg_inc<kConsumerRegs>();
-    sched::BlockUnits w(order, units, first_block, blocks);
+    unit_list::Walk w(sm.units, s);
     consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
-                             order, w, tid);
+                             w, tid);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
     // with an `if`, C7515), its share of the band, from the ring's first slot (mainloop's ring
@@ -738,10 +772,11 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
-  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots),
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
+                   unit_list::check_fits(order, "sm90_16bit");
                    // A split block runs exactly one unit: only in the schedule's own order, one
                    // block per unit (a persistent layout or a packed order never splits).
                    int ranks = 1;

@@ -56,6 +56,7 @@
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/common/shared_address.cuh"
 #include "kernels/common/tile_store.cuh"
+#include "kernels/common/unit_list.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm90/launch_registers.hpp"
 #include "kernels/sm80/cp_async.cuh"
@@ -117,6 +118,7 @@ struct Smem {
   Stage<kPlanes> st[kStages<kPlanes>];
   uint64_t full[kStages<kPlanes>], empty[kStages<kPlanes>];
   Handoff h;
+  unit_list::Entry units[unit_list::kMaxLevels];  // the block's units
 };
 template <int kPlanes>
 [[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(Stage<kPlanes>);
@@ -805,11 +807,12 @@ __device__ __forceinline__ void correct_tile(const Frame<kLower>& f, const Work&
 #endif  // TRIMM_SM90_DEVICE
 
 // --- the product ------------------------------------------------------------------------------
-// Persistent where the packed layouts apply (sched::BlockUnits over the dispatch order, as
-// sm90_16bit): the ring continues from a block's unit to the next, so the producer loads the
-// next unit while the consumers store the last. WG0, WG1: consumers, 64 rows of the tile each;
-// warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other triangle, then
-// add the lost elements' products to each tile the consumers have stored (where `correct`).
+// Persistent where the packed layouts apply (the block's list of units decoded once into shared
+// memory, unit_list, as sm90_16bit): the ring continues from a block's unit to the next, so the
+// producer loads the next unit while the consumers store the last. WG0, WG1: consumers, 64 rows
+// of the tile each; warp 8: the TMA producer; warps 9-11: zero the mirror tiles of C's other
+// triangle, then add the lost elements' products to each tile the consumers have stored (where
+// `correct`).
 template <int kPlanes, bool kLower, bool kDetect>
 __global__ void __launch_bounds__(kThreads, 1)
     fp16x3_kernel(const __grid_constant__ CUtensorMap map_x0,
@@ -825,7 +828,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   Smem<kPlanes>& sm = *reinterpret_cast<Smem<kPlanes>*>(
       smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x, n = int(p.n);
-  const int64_t b = batch_offset + blockIdx.y, units = s.num_units();
+  const int64_t b = batch_offset + blockIdx.y;
   float* C = p.C + b * p.stride_c;
   auto steps_of = [](const sched::WorkUnit& u) {
     return int((u.k_end - u.k_begin + kStep - 1) / kStep);
@@ -842,17 +845,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     ptx::mbar_init_fence();
   }
+  unit_list::decode(sm.units, s, order, blockIdx.x, gridDim.x, tid, kThreads);
   __syncthreads();
 
-  int64_t x;
   if (tid >= kConsumerThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
       wait_for_previous_grid();  // the planes
       const int z = int(b);
       int q = 0;  // the block's stages so far: ring slot q % kRing
-      for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
-        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+      sched::WorkUnit u;
+      for (unit_list::Walk wk(sm.units, s); wk.next(u);) {
         const int m0 = u.bi * kTile, n0 = u.bj * kTile;
         for (int it = 0; it < steps_of(u); ++it, ++q) {
           const int slot = q % kRing;
@@ -874,8 +877,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       const int ht = tid - 32 * (kProducerWarp + 1);
-      for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
-        const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+      sched::WorkUnit u;
+      for (unit_list::Walk wk(sm.units, s); wk.next(u);) {
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<false, float>(C, p.ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
@@ -890,8 +893,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           atomicOr(w.flag, kLostBits);
         const Frame<kLower> f{p, b};
         int done = 0;  // the block's units so far
-        for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x); ++done) {
-          const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+        for (unit_list::Walk wk(sm.units, s); wk.next(u); ++done) {
           ptx::mbar_wait(&sm.h.stored[done % kHandoffs], (done / kHandoffs) & 1);
           correct_tile<kLower, kDetect>(f, w, b, n, u.bi, u.bj, ht, sm.h.staged[ht / 32]);
           ptx::mbar_arrive(&sm.h.corrected[done % kHandoffs]);
@@ -916,8 +918,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const float* inv_sy = w.inv_sy + b * n;
   int q = 0;
   int done = 0;  // the units stored so far (for the helpers' corrections)
-  for (sched::BlockUnits bu(order, units, blockIdx.x, gridDim.x); bu.next(x);) {
-    const sched::WorkUnit u = sched::ordered_unit<false>(s, order, x);
+  sched::WorkUnit u;
+  for (unit_list::Walk wk(sm.units, s); wk.next(u);) {
     const int m0 = u.bi * kTile, n0 = u.bj * kTile, steps = steps_of(u);
     // Accumulator r of a thread: row m0 + 64·wg + 16·q4 + g + 8·((r / 2) % 2), column
     // n0 + 8·(r / 4) + 2·t + r % 2 (m64n128's fragment).
@@ -1216,10 +1218,11 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
                                       : sm90::make_map(planes + 3 * l.plane, p.n, l.ldw, l.entry,
                                                        p.batch, kBoxN, kStep);
   bool helpers_correct = false;
-  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/true,
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots),
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
+                   unit_list::check_fits(order, kPlanes == 2 ? "sm90_fp16x3" : "sm90_fp16x1");
                    // The helper warps add the lost elements' products where every block of the
                    // call is resident (the same for every chunk of the batch):
                    // there a block's last corrections delay only the call's end, where blocks

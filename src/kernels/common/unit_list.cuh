@@ -1,0 +1,77 @@
+// A persistent block's list of units, decoded once in its prologue rather than at each unit's
+// turn: every level's entry read from the DispatchOrder table (a kernel parameter) and decoded at
+// once, a thread each, into shared memory, and the block's roles walk that list instead of
+// sched::BlockUnits. Measured at n = 4096 (bench/RESULTS.md, session 34): sm90_fp16x3 and
+// sm90_fp16x1 gain 2-4 µs; sm90_16bit nothing by itself, but its prologue can then issue the
+// first unit's loads before the warps split (-1.7 µs). For kernels whose schedules never split a
+// tile (units are whole tiles).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/hd.hpp"
+#include "sched/dispatch_order.hpp"
+#include "sched/triangle_scheduler.hpp"
+#include "trimm/types.hpp"
+
+namespace trimm::kernels::unit_list {
+
+// Levels a block's list holds: a persistent layout's are at most DispatchOrder::kMaxUnits /
+// blocks, so layouts are used only where that fits (fits, checked by check_fits).
+constexpr int kMaxLevels = 128;
+
+// Whether a grid of `slots` blocks may take a persistent layout (one block per slot).
+inline bool fits(int64_t slots) {
+  return slots * kMaxLevels >= sched::DispatchOrder::kMaxUnits;
+}
+
+// Throws where a layout's lists would not fit (fits should have kept it from being built).
+inline void check_fits(const sched::DispatchOrder& order, const char* kernel) {
+  if (order.blocks > 0 && order.count > order.blocks * kMaxLevels)
+    throw Error(std::string("trimm: ") + kernel + "'s persistent layout has more than " +
+                std::to_string(kMaxLevels) + " units a block");
+}
+
+// One entry of a list: a tile's (bi, bj); bi = -1 past the last. 8 bytes, one load.
+struct alignas(8) Entry {
+  int bi, bj;
+};
+
+// Block first_block's units (of a grid of `blocks` per problem) into list[0, kMaxLevels), as
+// sched::BlockUnits and ordered_unit<false> give them. Threads [0, threads) share the levels;
+// the caller synchronizes before any reads the list. Host-callable for the tests.
+TRIMM_HD void decode(Entry* list, const sched::TriangleSchedule& s,
+                     const sched::DispatchOrder& order, int64_t first_block, int64_t blocks,
+                     int tid, int threads) {
+  const int64_t end = order.extent(s.num_units());
+  for (int i = tid; i < kMaxLevels; i += threads) {
+    const int64_t x = first_block + int64_t(i) * blocks;
+    const int u = x < end ? order.at(x) : -1;
+    Entry v{-1, -1};
+    if (u >= 0) {
+      const sched::WorkUnit wu = sched::ordered_unit<false>(s, order, u);
+      v = Entry{wu.bi, wu.bj};
+    }
+    list[i] = v;
+  }
+}
+
+// The list's units in order (its tiles as whole units of s).
+class Walk {
+ public:
+  TRIMM_HD Walk(const Entry* list, const sched::TriangleSchedule& s) : list_(list), s_(s) {}
+  TRIMM_HD bool next(sched::WorkUnit& u) {
+    if (i_ == kMaxLevels || list_[i_].bi < 0) return false;
+    const Entry v = list_[i_++];
+    u = s_.whole_unit(v.bi, v.bj);
+    return true;
+  }
+
+ private:
+  const Entry* list_;
+  const sched::TriangleSchedule& s_;
+  int i_ = 0;
+};
+
+}  // namespace trimm::kernels::unit_list
