@@ -17,6 +17,9 @@
 #   VAR_TEST_TARGETS=test_gpu_16bit       (with VAR_TESTS: only these test binaries)
 #   VAR_ARGS="--structure both"           (more arguments for every timed bench run)
 #   VAR_ROUNDS=3                          (rounds of the whole bench; default 2)
+#   VAR_PREBUILT=build-carry/variants.tar.xz
+#                                         (no build here: the binaries scripts/prebuild-variants.sh
+#                                          packed from the same VARIANTS; carry ["build-carry"])
 #   VAR_UNTIMED="trace"                   (variants built but not timed: their binaries stay under
 #                                          /tmp/trimm-variants/build-<name> for later commands)
 #   VAR_RUNS="--kernel sm90_tf32x3 --structure both; --kernel simt_fp32"
@@ -31,33 +34,11 @@ export LD_LIBRARY_PATH="$root/.deps/openblas/lib:${LD_LIBRARY_PATH:-}"
 deps=(-DTRIMM_OPENBLAS_ROOT="$root/.deps/openblas" -DTRIMM_GTEST_SOURCE_DIR="$root/.deps/googletest")
 work=/tmp/trimm-variants
 rm -rf "$work" && mkdir -p "$work"
-names=(base)
+# shellcheck source=lib/variants.sh
+source "$root/scripts/lib/variants.sh"
+variants_make "$root" "${VARIANTS:?}" "$work" || exit 1
+names=("${VARIANT_NAMES[@]}")
 test_targets=${VAR_TEST_TARGETS:-test_gpu test_gpu_16bit}
-while read -r name file expr; do
-  [[ -z "$name" || "$name" == \#* ]] && continue
-  if [ ! -d "$work/$name" ]; then
-    mkdir -p "$work/$name"
-    cp -r "$root"/{CMakeLists.txt,cmake,include,src,tools,tests,bench} "$work/$name"/
-    names+=("$name")
-  fi
-  if [[ "$expr" == "<"* ]]; then  # '<path': the file replaced by that one (another version)
-    cp "$root/${expr#<}" "$work/$name/$file"
-  elif [[ "$expr" == "@"* ]]; then  # '@path': a diff against the tree
-    if command -v patch > /dev/null; then
-      patch -s --batch --no-backup-if-mismatch -F0 -p1 -d "$work/$name" < "$root/${expr#@}"
-    else
-      (cd "$work/$name" && git apply "$root/${expr#@}")
-    fi || { echo "variant $name: $expr does not apply" >&2; exit 1; }
-  else
-    before=$(md5sum < "$work/$name/$file")
-    sed -i -e "$expr" "$work/$name/$file"
-    # A probe whose pattern no longer matches would silently time the base kernel.
-    if [ "$before" = "$(md5sum < "$work/$name/$file")" ]; then
-      echo "variant $name: '$expr' changed nothing in $file" >&2
-      exit 1
-    fi
-  fi
-done < "${VARIANTS:?}"
 tested() {  # " name ": whether this tree's GPU tests are built and run
   [ -n "${VAR_TESTS:-}" ] && [[ " ${VAR_TEST_VARIANTS:-base} " == *$1* ]]
 }
@@ -74,9 +55,18 @@ build() {  # source dir, build dir, targets
     targets=(trimm_cli)
     # shellcheck disable=SC2206
     tested " $v " && targets+=($test_targets)
-    build "$src" "$work/build-$v" "${targets[@]}" &
+    [ -z "${VAR_PREBUILT:-}" ] && build "$src" "$work/build-$v" "${targets[@]}" &
   done
   wait
+  if [ -n "${VAR_PREBUILT:-}" ]; then  # binaries built elsewhere (scripts/prebuild-variants.sh)
+    mkdir -p "$work/prebuilt" && tar -xJf "$root/$VAR_PREBUILT" -C "$work/prebuilt" || exit 1
+    for v in "${names[@]}"; do
+      [ -d "$work/prebuilt/$v" ] || { echo "variant $v: not in $VAR_PREBUILT"; exit 1; }
+      mkdir -p "$work/build-$v/tools/cli" "$work/build-$v/tests"
+      mv "$work/prebuilt/$v/trimm" "$work/build-$v/tools/cli/trimm"
+      for t in "$work/prebuilt/$v"/test_*; do [ -e "$t" ] && mv "$t" "$work/build-$v/tests/"; done
+    done
+  fi
   runs=()
   if [ -n "${VAR_RUNS:-}" ]; then
     IFS=';' read -ra runs <<< "$VAR_RUNS"
@@ -101,8 +91,9 @@ build() {  # source dir, build dir, targets
   for v in "${names[@]}"; do
     tested " $v " || continue
     for t in $test_targets; do
-      echo "$v $t:"
-      "$work/build-$v/tests/$t" --gtest_filter="$VAR_TESTS" 2>&1 | grep -E "PASSED|FAILED|Failure" | head -20
+      echo "$v $t (whole log: $out/tests-$v-$t.txt):"
+      "$work/build-$v/tests/$t" --gtest_filter="$VAR_TESTS" > "$out/tests-$v-$t.txt" 2>&1
+      grep -E "PASSED|FAILED|Failure" "$out/tests-$v-$t.txt" | head -20
     done
   done
 } 2>&1 | tee "$out/variants.txt"
