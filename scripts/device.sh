@@ -79,6 +79,8 @@ if has probe; then
   "$build/bench/probes/probe_sm90_wgmma_rate" 2>&1 | log || status=1
   note "probe_sm90_bf16_ring_rate"
   "$build/bench/probes/probe_sm90_bf16_ring_rate" 2>&1 | log || status=1
+  note "probe_launch_cost"
+  "$build/bench/probes/probe_launch_cost" 2>&1 | log || status=1
   for n in ${PROBE_PREPASS_SIZES:-4096}; do
     note "probe_prepass_rate $n"
     "$build/bench/probes/probe_prepass_rate" "$n" 2>&1 | log || status=1
