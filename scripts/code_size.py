@@ -47,7 +47,7 @@ def main(argv):
             rows = sorted(text_sections(cubin), key=lambda x: -x[1])
         print(path)
         for (name, size), pretty in zip(rows, demangle([n for n, _ in rows])):
-            print(f"  {size // 16:6d} instructions {size / 1024:6.1f} KB  {pretty[:120]}")
+            print(f"  {size // 16:6d} instructions {size / 1024:6.1f} KiB {pretty[:120]}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ a block's start and its consumers' end); with the trace patches also CONS blk (c
 after each stage's `full` wait, 100 stages; s33_trace.patch: then the epilogues' start and end,
 8 units; s33_units_trace.patch: at 220 and 221, thread 0's clock before and after the
 prologue's __syncthreads) and PROD blk (the clock as the producer passes each stage's `empty`
-wait). BARE_STAMPS: a second STAMP file whose units and stages stand in where the first has none
+wait); with s34_trace.patch also SWITCH blk (for 16 units: the producer's clock entering the
+unit and before its produce(), then each unit's first stage). BARE_STAMPS: a second STAMP file whose units and stages stand in where the first has none
 (in the runs of session 33 a producer could record them after block 0 had counted the call).
 """
 import gzip
@@ -20,7 +21,7 @@ import sys
 
 def read(path):
     opener = gzip.open if path.endswith(".gz") else open
-    stamps, cons, prod = {}, {}, {}
+    stamps, cons, prod, switch = {}, {}, {}, {}
     with opener(path, "rt") as f:
         for line in f:
             v = line.split()
@@ -29,15 +30,16 @@ def read(path):
             if v[0] == "STAMP":
                 r = list(map(int, v[1:]))
                 stamps[r[0]] = r[1:]
-            elif v[0] in ("CONS", "PROD"):
-                (cons if v[0] == "CONS" else prod)[int(v[1])] = list(map(int, v[2:]))
-    return stamps, cons, prod
+            elif v[0] in ("CONS", "PROD", "SWITCH"):
+                rows = {"CONS": cons, "PROD": prod, "SWITCH": switch}[v[0]]
+                rows[int(v[1])] = list(map(int, v[2:]))
+    return stamps, cons, prod, switch
 
 
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
-    stamps, cons, prod = read(argv[1])
+    stamps, cons, prod, switch = read(argv[1])
     if not stamps:
         sys.exit(f"{argv[1]}: no STAMP lines")
     if len(argv) > 2:
@@ -61,6 +63,9 @@ def main(argv):
     clock = st.median(ghz) * 1e3  # cycles a microsecond
     first, waits, trans, steady, tail = [], {100: [], 600: []}, [], [], []
     prologue, first_load, buckets = [], [], {}
+    # The producer at a switch: its last stage's `empty` pass to the unit's entry, the entry to
+    # produce(), produce() to the first stage's `empty` pass.
+    sw_parts = ([], [], [])
     for b, r in stamps.items():
         c, p, stages = cons.get(b), prod.get(b), r[6]
         if not c or not 0 < stages <= 100:
@@ -87,6 +92,14 @@ def main(argv):
         # A block's units - 1 switches are its longest periods between stages.
         trans.append(st.mean(period[-(units - 1):]) if units > 1 else 0)
         tail.append(r[4] - r[3] - before[-1])
+        w = switch.get(b)
+        for nu in range(1, min(units, 16)):
+            q0 = w[32 + nu] if w else 0
+            if not (w and w[2 * nu] and p and 0 < q0 < len(p) and p[q0] and p[q0 - 1]):
+                continue
+            sw_parts[0].append(w[2 * nu] - p[q0 - 1])
+            sw_parts[1].append(w[2 * nu + 1] - w[2 * nu])
+            sw_parts[2].append(p[q0] - w[2 * nu + 1])
     if not first:
         return
     us = lambda cycles: f"{cycles:.0f} cycles ({cycles / clock:.2f} us)"
@@ -101,6 +114,12 @@ def main(argv):
     for th, v in waits.items():
         print(f"  `full` waits beyond {th:3d} cycles  {us(st.median(v))}")
     print(f"  last stage to the end            {us(st.median(tail))}")
+    if sw_parts[0]:
+        print("the producer at a switch, median over switches "
+              f"({len(sw_parts[0])}; a steady stage's pass to pass is the median period):")
+        for name, v in zip(("last stage's pass to the unit's entry", "entry to produce()",
+                            "produce() to the first stage's pass"), sw_parts):
+            print(f"  {name:37s} {us(st.median(v))}")
     if buckets:
         print("load latency of the stages consumers waited for (producer's issue to data), "
               "median by 5 us of the kernel:")
