@@ -619,6 +619,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
   S* C = p.C + b * p.stride_c;
+  // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
+  const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
   const int64_t units = s.num_units();
   // kSplit: a cluster of cl.ranks blocks per unit, one unit per cluster (never a persistent
   // layout), each rank a share of its k stages (sched::RankShare).
@@ -647,7 +649,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ~4.7 µs cold start (session 33's trace). Thread 0 decoded level 0 itself.
     if (tid == 0 && sm.units[0].bi >= 0) {
       const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
-      const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       const int early = min(kStages, int((u0.k_end - u0.k_begin + kStep - 1) / kStep));
       for (int q = 0; q < early; ++q)
         load_stage<kStages>(sm, &map_a, &map_b, TileCoords(u0, kLower), int(u0.k_begin) + q * kStep,
@@ -680,8 +681,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid >= kConsumerThreads) {
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid == 32 * kProducerWarp) {
-      // A batch entry's index in a tensor map: 0 where the operand is shared by the batch.
-      const int za = p.stride_a == 0 ? 0 : int(b), zb = p.stride_b == 0 ? 0 : int(b);
       int q0 = 0;
       each([&](const sched::WorkUnit& u) {
         const Band band = band_of(u);
