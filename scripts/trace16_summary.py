@@ -8,11 +8,12 @@ sm90_16bit` run; plain or .gz).
 Lines read: STAMP blk smid t0 t1 c0 c1 units stages (global timer in ns, SM clock in cycles, at
 a block's start and its consumers' end); with the trace patches also CONS blk (clock before and
 after each stage's `full` wait, 100 stages; s33_trace.patch: then the epilogues' start and end,
-8 units; s33_units_trace.patch: at 220 and 221, thread 0's clock before and after the
-prologue's __syncthreads) and PROD blk (the clock as the producer passes each stage's `empty`
-wait); with s34_trace.patch also SWITCH blk (for 16 units: the producer's clock entering the
-unit and before its produce(), then each unit's first stage). BARE_STAMPS: a second STAMP file whose units and stages stand in where the first has none
-(in the runs of session 33 a producer could record them after block 0 had counted the call).
+8 units; s34_trace.patch: at 220 and 221, thread 0's clock before and after the prologue's
+__syncthreads) and PROD blk (the clock as the producer passes each stage's `empty` wait); with
+s34_trace.patch also SWITCH blk (for 16 units: the producer's clock entering the unit and before
+its produce(), then each unit's first stage index). BARE_STAMPS: a second STAMP file whose units
+and stages stand in where the first has none (in the runs of session 33 a producer could record
+them after block 0 had counted the call).
 """
 import gzip
 import statistics as st

@@ -8,6 +8,7 @@
 
 #include "kernels/common/unit_list.cuh"
 #include "sched/dispatch_order.hpp"
+#include "sched/same_unit.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::kernels::unit_list {
@@ -19,11 +20,6 @@ using sched::TriangleSchedule;
 using sched::WorkUnit;
 
 double band_cost(const WorkUnit& u) { return double(u.k_end - u.k_begin) / 64.0 + 0.1; }
-
-bool same(const WorkUnit& a, const WorkUnit& b) {
-  return a.kind == b.kind && a.bi == b.bi && a.bj == b.bj && a.k_begin == b.k_begin &&
-         a.k_end == b.k_end;
-}
 
 // Every block of the launch: its list, decoded by `threads` threads, against BlockUnits' walk.
 void expect_lists_match(const TriangleSchedule& s, const DispatchOrder& order, int threads,
@@ -37,7 +33,7 @@ void expect_lists_match(const TriangleSchedule& s, const DispatchOrder& order, i
     int64_t x, listed = 0;
     for (BlockUnits want(order, units, b, blocks); want.next(x); ++listed) {
       ASSERT_TRUE(walk.next(got)) << what << ": block " << b << " stops after " << listed;
-      ASSERT_TRUE(same(got, sched::ordered_unit<false>(s, order, x)))
+      ASSERT_TRUE(sched::same_unit(got, sched::ordered_unit<false>(s, order, x)))
           << what << ": block " << b << " unit " << listed;
     }
     EXPECT_FALSE(walk.next(got)) << what << ": block " << b << " walks past its last unit";
@@ -73,7 +69,7 @@ TEST(UnitList, WholeUnitIsTheUnsplitDecode) {
         sched::make_schedule(int64_t(tiles) * 128 - 5, 128, 64, 1, false, /*split=*/false);
     for (int64_t idx = 0; idx < s.num_units(); ++idx) {
       const WorkUnit want = s.unit_unsplit(idx);
-      ASSERT_TRUE(same(s.whole_unit(want.bi, want.bj), want)) << tiles << " " << idx;
+      ASSERT_TRUE(sched::same_unit(s.whole_unit(want.bi, want.bj), want)) << tiles << " " << idx;
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sched/dispatch_order.hpp"
+#include "sched/same_unit.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 namespace trimm::sched {
@@ -194,10 +195,6 @@ TEST(BlockUnits, WalksOneUnitPerBlockOrEveryGridthUnit) {
 // ordered_unit: a banded order's units by unit_banded; otherwise the schedule's own, through
 // unit() where tiles are split (kSplit) and unit_unsplit where none is.
 TEST(DispatchOrder, OrderedUnitDecodesTheOrdersForm) {
-  auto same = [](const WorkUnit& a, const WorkUnit& b) {
-    return a.kind == b.kind && a.bi == b.bi && a.bj == b.bj && a.k_begin == b.k_begin &&
-           a.k_end == b.k_end;
-  };
   const TriangleSchedule split = make_schedule(2048, 128, 32, 132);
   ASSERT_LT(split.split_d, split.tiles) << "the case needs split tiles";
   const TriangleSchedule whole = make_schedule(6144, 128, 32, 132);
@@ -205,12 +202,12 @@ TEST(DispatchOrder, OrderedUnitDecodesTheOrdersForm) {
   DispatchOrder plain{}, banded{};
   banded.band = 12;
   for (int64_t x = 0; x < split.num_units(); ++x)
-    EXPECT_TRUE(same(ordered_unit(split, plain, x), split.unit(x))) << x;
+    EXPECT_TRUE(same_unit(ordered_unit(split, plain, x), split.unit(x))) << x;
   for (int64_t x = 0; x < whole.num_units(); ++x) {
-    EXPECT_TRUE(same(ordered_unit(whole, plain, x), whole.unit(x))) << x;
-    EXPECT_TRUE(same(ordered_unit<false>(whole, plain, x), whole.unit(x))) << x;
-    EXPECT_TRUE(same(ordered_unit(whole, banded, x), whole.unit_banded(x, 12))) << x;
-    EXPECT_TRUE(same(ordered_unit<false>(whole, banded, x), whole.unit_banded(x, 12))) << x;
+    EXPECT_TRUE(same_unit(ordered_unit(whole, plain, x), whole.unit(x))) << x;
+    EXPECT_TRUE(same_unit(ordered_unit<false>(whole, plain, x), whole.unit(x))) << x;
+    EXPECT_TRUE(same_unit(ordered_unit(whole, banded, x), whole.unit_banded(x, 12))) << x;
+    EXPECT_TRUE(same_unit(ordered_unit<false>(whole, banded, x), whole.unit_banded(x, 12))) << x;
   }
 }
 
