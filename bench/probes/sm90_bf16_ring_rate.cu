@@ -103,9 +103,9 @@ __device__ __forceinline__ void stage_wgmma(float (&d)[N / 2], uint64_t da, uint
 
 // kWriters bulk copies of kCopyBytes into `landing`, each re-issued as it lands, until *done.
 // Every copy lands on the same bytes: only the traffic matters. Returns the bytes landed.
+#if TRIMM_SM90_DEVICE
 __device__ long long write_traffic(int writers, unsigned char* landing, uint64_t* bars,
                                    const volatile int* done, const unsigned char* source) {
-#if TRIMM_SM90_DEVICE
   namespace ptx = trimm::kernels::sm90::ptx;
   const uint32_t dst = trimm::kernels::shared_address(landing);
   auto issue = [&](int w, int i) {
@@ -131,10 +131,8 @@ __device__ long long write_traffic(int writers, unsigned char* landing, uint64_t
   for (int i = int(landed / kCopyBytes); i < issued; ++i)
     ptx::mbar_wait(&bars[i % writers], uint32_t(i / writers) & 1u);
   return landed;
-#else
-  return 0;
-#endif
 }
+#endif
 
 template <int N, int kSlots>
 __global__ void __launch_bounds__(kThreads, 1) ring_probe(int stages, int writers, float* sink,
