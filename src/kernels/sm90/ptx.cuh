@@ -67,6 +67,18 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, u
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(bar))
       : "memory");
 }
+// tma_load_3d into the same offset of every block of the cluster in cta_mask (bit r: rank r),
+// completing on the barrier at `bar`'s offset in each.
+__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const CUtensorMap* map,
+                                                      uint64_t* bar, int c0, int c1, int c2,
+                                                      uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(bar)),
+      "h"(cta_mask)
+      : "memory");
+}
 // One box of shared memory into a rank-3 tensor (out-of-range elements are not written), as a
 // bulk async group of this thread: commit, then wait for the reads (the buffer is free) or for
 // completion (the writes are done).
@@ -162,6 +174,12 @@ __device__ __forceinline__ uint32_t map_shared_rank(uint32_t local, int rank) {
   uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(local), "r"(rank));
   return remote;
+}
+// Arrives on another cluster block's mbarrier (`remote`: map_shared_rank's address), releasing
+// this thread's prior accesses at cluster scope.
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t remote) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote)
+               : "memory");
 }
 __device__ __forceinline__ void st_cluster(uint32_t remote, float4 v) {
   asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(remote), "f"(v.x),
