@@ -20,6 +20,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "sched/dispatch_order.hpp"
+#include "sched/pair_order.hpp"
 #include "sched/rank_share.hpp"
 #include "sched/triangle_scheduler.hpp"
 
@@ -128,6 +129,21 @@ bool cluster_fits(int device, int blocks, int threads, int smem) {
          }) == 2;
 }
 
+// How many clusters of `blocks` blocks of kKernel (threads, smem as for cluster_fits) the device
+// holds at once, queried once per device and cluster size; 0 where none fits.
+template <auto kKernel>
+int max_clusters(const DeviceInfo& dev, int blocks, int threads, int smem) {
+  static std::atomic<int> cache[kMaxDevices][cluster_split::kMaxRanks + 1] = {};  // count + 1
+  if (blocks < 1 || blocks > cluster_split::kMaxRanks) return 0;
+  return cached(cache[dev.ordinal][blocks], [&] {
+           const ClusterLaunch launch(dim3(unsigned(blocks * dev.sms)), threads, smem, blocks,
+                                      nullptr);
+           int clusters = 0;
+           TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));
+           return clusters + 1;
+         }) - 1;
+}
+
 // Blocks per unit for a k split over a cluster (cluster_split.cuh): sched::split_ranks under
 // the family's policy, with clusters of at most max_ranks blocks that the device can hold
 // (threads, smem: the size blocks_per_sm opted kKernel in to); 1 off sm_90 and where kKernel
@@ -161,6 +177,25 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
   auto& slot = cache[key];
   if (!slot)
     slot = std::make_unique<sched::DispatchOrder>(sched::launch_order(s, slots, cost, persistent));
+  return *slot;
+}
+
+// sched::pair_order for schedule s on `clusters` clusters of two under cost, built once per
+// family and shape and kept, as cached_order.
+template <class Cost>
+const sched::DispatchOrder& cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
+                                              int max_lag, const Cost& cost) {
+  static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
+  static std::mutex mu;
+  static std::map<std::tuple<const void*, int64_t, int, int, int64_t, int>,
+                  std::unique_ptr<sched::DispatchOrder>>
+      cache;
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
+                                   clusters, max_lag);
+  const std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[key];
+  if (!slot)
+    slot = std::make_unique<sched::DispatchOrder>(sched::pair_order(s, clusters, max_lag, cost));
   return *slot;
 }
 

@@ -57,6 +57,15 @@ TRIMM_HD void decode(Entry* list, const sched::TriangleSchedule& s,
   }
 }
 
+// A pair's level for one block: its unit and stages, the partner's stages, and whether the two
+// share the operand or compute the same tile.
+struct PairLevel {
+  sched::WorkUnit u;
+  int steps, partner_steps;
+  bool shared, same;
+  TRIMM_HD int common_steps() const { return steps > partner_steps ? steps : partner_steps; }
+};
+
 // The list's units in order (its tiles as whole units of s).
 class Walk {
  public:
@@ -67,11 +76,63 @@ class Walk {
     u = s_.whole_unit(v.bi, v.bj);
     return true;
   }
+  // The same, as a level of a block without a partner.
+  TRIMM_HD bool next(PairLevel& l) {
+    if (!next(l.u)) return false;
+    l.steps = l.partner_steps = int((l.u.k_end - l.u.k_begin + s_.k_step - 1) / s_.k_step);
+    l.shared = l.same = false;
+    return true;
+  }
 
  private:
   const Entry* list_;
   const sched::TriangleSchedule& s_;
   int i_ = 0;
+};
+
+// A cluster pair's level (sched/pair_order.hpp), as the partner block's entry at the same level
+// describes it: its stages (bits 0-15), whether it shares this block's band start (the same
+// scheduler row: bit 16) and whether it is this block's own tile, computed twice (bit 17).
+constexpr uint32_t kPairShared = 1u << 16, kPairSame = 1u << 17;
+
+// decode, and in partner[] each level's partner entry (block ^ 1's) as above.
+TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleSchedule& s,
+                          const sched::DispatchOrder& order, int64_t block, int64_t blocks,
+                          int tid, int threads) {
+  decode(list, s, order, block, blocks, tid, threads);
+  const int64_t end = order.extent(s.num_units());
+  for (int i = tid; i < kMaxLevels; i += threads) {
+    const int64_t x = (block ^ 1) + int64_t(i) * blocks, own = block + int64_t(i) * blocks;
+    const int u = x < end ? order.at(x) : -1, v = own < end ? order.at(own) : -1;
+    uint32_t info = 0;
+    if (u >= 0 && v >= 0) {
+      const sched::WorkUnit p = s.unit_unsplit(u), o = s.unit_unsplit(v);
+      info = uint32_t((p.k_end - p.k_begin + s.k_step - 1) / s.k_step) |
+             (p.bi == o.bi ? kPairShared : 0u) | (u == v ? kPairSame : 0u);
+    }
+    partner[i] = info;
+  }
+}
+
+// A pair layout's list in order (decode_pair's).
+class PairWalk {
+ public:
+  TRIMM_HD PairWalk(const Entry* list, const uint32_t* partner, const sched::TriangleSchedule& s)
+      : walk_(list, s), partner_(partner), k_step_(s.k_step) {}
+  TRIMM_HD bool next(PairLevel& l) {
+    if (!walk_.next(l.u)) return false;
+    const uint32_t info = partner_[i_++];
+    l.steps = int((l.u.k_end - l.u.k_begin + k_step_ - 1) / k_step_);
+    l.partner_steps = int(info & 0xFFFFu);
+    l.shared = (info & kPairShared) != 0;
+    l.same = (info & kPairSame) != 0;
+    return true;
+  }
+
+ private:
+  Walk walk_;
+  const uint32_t* partner_;
+  int k_step_, i_ = 0;
 };
 
 }  // namespace trimm::kernels::unit_list

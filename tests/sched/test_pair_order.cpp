@@ -1,0 +1,105 @@
+// The pair layout (sched/pair_order.hpp), on the CPU: every tile once (one tile at most twice,
+// as both ranks of one level), pairs that share a row differ by at most the lag, the others are
+// diagonal tiles, holes at the same levels for both ranks; and decode_pair's partner entries
+// (kernels/common/unit_list.cuh) against the partner's own list.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+#include "kernels/common/unit_list.cuh"
+#include "sched/pair_order.hpp"
+#include "sched/triangle_scheduler.hpp"
+
+namespace trimm::sched {
+namespace {
+
+double stage_cost(const WorkUnit& u) { return double(u.k_end - u.k_begin) / 64.0 + 7.0; }
+
+void expect_layout(const TriangleSchedule& s, const DispatchOrder& d, int max_lag) {
+  ASSERT_GT(d.blocks, 0);
+  ASSERT_EQ(d.blocks % 2, 0);
+  ASSERT_EQ(d.count % d.blocks, 0);
+  std::vector<int> seen(size_t(s.num_units()), 0);
+  int twice = 0;
+  for (int x = 0; x < d.count; x += 2) {
+    const int a = d.at(x), b = d.at(x + 1);
+    ASSERT_EQ(a < 0, b < 0) << "entry " << x << ": a hole for one rank only";
+    if (a < 0) {
+      for (int y = x; y < d.count; y += d.blocks) ASSERT_LT(d.at(y), 0) << "a unit after a hole";
+      continue;
+    }
+    ++seen[size_t(a)];
+    if (a == b) {
+      ++twice;
+    } else {
+      ++seen[size_t(b)];
+    }
+    const WorkUnit u = s.unit_unsplit(a), v = s.unit_unsplit(b);
+    if (u.bi == v.bi) {
+      EXPECT_EQ(u.k_begin, v.k_begin);
+      EXPECT_LE(std::abs(tile_steps(s, a) - tile_steps(s, b)), max_lag);
+    } else {
+      EXPECT_TRUE(u.bi == u.bj && v.bi == v.bj) << "unshared pairs are diagonal tiles";
+    }
+  }
+  EXPECT_LE(twice, 1);
+  for (size_t t = 0; t < seen.size(); ++t) EXPECT_EQ(seen[t], 1) << "tile " << t;
+}
+
+TEST(PairOrder, EveryTileOnceInPairsThatShareARowOrAreDiagonal) {
+  int built = 0;
+  for (int64_t n : {1000, 1500, 2048, 3071, 3072, 4096, 4097, 5120, 5632})
+    for (int64_t clusters : {8, 33, 64, 66}) {
+      SCOPED_TRACE(testing::Message() << "n " << n << " clusters " << clusters);
+      const TriangleSchedule s = make_schedule(n, 128, 64, 1, false, /*split=*/false);
+      const DispatchOrder d = pair_order(s, clusters, 4, stage_cost);
+      if (d.blocks == 0) continue;
+      ++built;
+      EXPECT_LE(d.blocks, 2 * clusters);
+      expect_layout(s, d, 4);
+    }
+  EXPECT_GT(built, 20);
+}
+
+TEST(PairOrder, NoneWhereThePairsFitAtOnceOrTheLagIsTooLong) {
+  const TriangleSchedule s = make_schedule(4096, 128, 64, 1, false, /*split=*/false);
+  EXPECT_EQ(pair_order(s, 300, 4, stage_cost).blocks, 0);  // 272 pairs
+  EXPECT_EQ(pair_order(s, 66, 1, stage_cost).blocks, 0);   // adjacent tiles differ by 2 stages
+  EXPECT_GT(pair_order(s, 66, 2, stage_cost).blocks, 0);
+  const TriangleSchedule dense = make_schedule(4096, 128, 64, 1, true, /*split=*/false);
+  EXPECT_EQ(pair_order(dense, 66, 4, stage_cost).blocks, 0);
+}
+
+// Each block's decoded partner entries describe the unit its partner decodes at that level.
+TEST(PairOrder, DecodePairDescribesThePartnersList) {
+  for (int64_t n : {2048, 4096, 4097}) {
+    const TriangleSchedule s = make_schedule(n, 128, 64, 1, false, /*split=*/false);
+    const DispatchOrder d = pair_order(s, 66, 4, stage_cost);
+    ASSERT_GT(d.blocks, 0);
+    using kernels::unit_list::kMaxLevels;
+    std::vector<kernels::unit_list::Entry> own(kMaxLevels), other(kMaxLevels);
+    std::vector<uint32_t> info(kMaxLevels, 0xDEADu), unused(kMaxLevels);
+    for (int64_t b = 0; b < d.blocks; ++b) {
+      kernels::unit_list::decode_pair(own.data(), info.data(), s, d, b, d.blocks, 0, 1);
+      kernels::unit_list::decode_pair(other.data(), unused.data(), s, d, b ^ 1, d.blocks, 0, 1);
+      kernels::unit_list::PairWalk walk(own.data(), info.data(), s);
+      kernels::unit_list::PairLevel l;
+      int level = 0;
+      for (; walk.next(l); ++level) {
+        const WorkUnit p = s.whole_unit(other[size_t(level)].bi, other[size_t(level)].bj);
+        ASSERT_GE(p.bi, 0) << "block " << b << " level " << level << ": the partner has none";
+        EXPECT_EQ(l.partner_steps, int((p.k_end - p.k_begin + 63) / 64));
+        EXPECT_EQ(l.shared, p.bi == l.u.bi);
+        EXPECT_EQ(l.same, p.bi == l.u.bi && p.bj == l.u.bj);
+        EXPECT_LE(std::abs(l.common_steps() - l.steps), 4);
+      }
+      EXPECT_EQ(other[size_t(level)].bi, -1) << "block " << b << ": the partner has more levels";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trimm::sched
