@@ -116,6 +116,11 @@ inline constexpr int kSm90Bf16SplitStages = 4;
 // B read by ~11 of them while L2 holds it, where diagonal by diagonal no two share either
 // (16384: 5.2 -> 2.6 ms, session 18).
 inline constexpr int kSm90Bf16Band = 12;
+// One problem from this n on, where sched::pair_order has a layout: clusters of two blocks that
+// share an operand by TMA multicast. bf16, ms (session 35): 2048 0.0205 against 0.0184 without;
+// 3072 0.0301 / 0.0289; 3584 0.0400 / 0.0405; 4096 0.0518-0.0522 / 0.0557-0.0559; 4608
+// 0.0673-0.0677 / 0.0719-0.0727; 5120 0.0889 / 0.0940 (up to 5120: the table's last layout).
+inline constexpr int64_t kSm90Bf16PairMinN = 3584;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16
 // planes, so a stage is 64 KB: 3 in the ring (its product: 125 µs at 4096, session 22).

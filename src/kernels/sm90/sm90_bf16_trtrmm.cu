@@ -7,9 +7,14 @@
 //
 // A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
 // its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
-// producer loads the next unit while the consumers store the last), else one block per unit in
-// the balanced order (longest first for a batch; past the packed layouts' table, in bands of
-// diagonals for L2: config::kSm90Bf16Band). No split units (see below). Three warpgroups:
+// producer loads the next unit while the consumers store the last). For one problem, in clusters
+// of two where sched::pair_order has a layout (kPair): the two blocks take tiles of one
+// scheduler row, level by level, in step, and each loads half of the operand they share (Upper:
+// A's rows; Lower: B's columns) and multicasts it to both, since at n = 4096 the stages wait on
+// L2 (bench/RESULTS.md, session 35: A on every other stage alone took 54 to 46 µs). Else one
+// block per unit in the balanced order (longest first for a batch; past the packed layouts'
+// table, in bands of diagonals for L2: config::kSm90Bf16Band). No split units (see below).
+// Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
 //     (and its slot freed on mbarrier `empty`) while the current one runs; the epilogue rounds
@@ -72,6 +77,12 @@ constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
 // call 9: times at 4096 move ~1 µs between calls).
 constexpr int kSplitRing = config::kSm90Bf16SplitStages;
 static_assert(kSplitRing >= 2 && kSplitRing <= kStages, "the split's ring is part of the ring");
+// How many more stages a pair's longer band may have: the shorter one's consumers hold their last
+// slot until the next level's first stage, kMaxPairLag + 1 stages on, which the producers may
+// issue only once the slot kStages back is free (sched::pair_order checks it; its pairs differ by
+// at most two).
+constexpr int kMaxPairLag = kStages - 2;
+
 constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
 constexpr int kConsumerThreads = 128 * kConsumers;
 constexpr int kHelperThreads = 96;  // warps 9-11
@@ -108,6 +119,7 @@ struct SharedStorage {
   OutBuffer out[kConsumers];
   uint64_t full[kStages], empty[kStages];
   unit_list::Entry units[unit_list::kMaxLevels];  // the block's units (unsplit kernel)
+  uint32_t partner[unit_list::kMaxLevels];         // a pair's partner, level by level (kPair)
 };
 static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
 
@@ -166,6 +178,63 @@ __device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap*
 #pragma unroll
   for (int j = 0; j < kTile / kBoxN; ++j)
     ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+}
+
+// A cluster pair's stage q (kPair; sched/pair_order.hpp), iteration `it` of a level whose tiles
+// share their band start. real: this block's band has the stage (else only its partner's does,
+// and the slot's phase passes with no data). multicast: both bands have it, so the shared
+// operand comes in halves, one from each block, to both (Upper: A's 64-row halves, map_a's box;
+// Lower: B's boxes); otherwise this block loads all of it.
+template <bool kLower>
+__device__ __forceinline__ void load_pair_stage(SharedStorage& sm, const CUtensorMap* map_a,
+                                                const CUtensorMap* map_b, const TileCoords& tc,
+                                                int k0, int q, int za, int zb, int rank, bool real,
+                                                bool multicast) {
+  const int s = q % kStages;
+  if (!real) {
+    ptx::mbar_arrive(&sm.full[s]);
+    return;
+  }
+  StageBuffers& st = sm.stage[s];
+  constexpr uint16_t kBoth = 0b11;
+  ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);  // the partner's half included
+  if constexpr (!kLower) {
+    if (multicast) {
+      ptx::tma_load_3d_multicast(st.a + 64 * rank * kStep, map_a, &sm.full[s], k0,
+                                 tc.m0 + 64 * rank, za, kBoth);
+    } else {
+      ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+      ptx::tma_load_3d(st.a + 64 * kStep, map_a, &sm.full[s], k0, tc.m0 + 64, za);
+    }
+#pragma unroll
+    for (int j = 0; j < kTile / kBoxN; ++j)
+      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+  } else {
+    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+    if (multicast) {
+      ptx::tma_load_3d_multicast(st.b + rank * kBoxN * kStep, map_b, &sm.full[s],
+                                 tc.n0 + rank * kBoxN, k0, zb, kBoth);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kTile / kBoxN; ++j)
+        ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+    }
+  }
+}
+
+// A pair's level from ring position q0: the stages both blocks step through (the longer band's).
+// first: stages already issued (the prologue's, for the first level).
+template <bool kLower>
+__device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
+                             const unit_list::PairLevel& l, int q0, int za, int zb, int rank,
+                             int first = 0) {
+  const TileCoords tc(l.u, kLower);
+  for (int it = first; it < l.common_steps(); ++it) {
+    const int q = q0 + it, s = q % kStages;
+    if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
+    load_pair_stage<kLower>(sm, map_a, map_b, tc, int(l.u.k_begin) + it * kStep, q, za, zb, rank,
+                            it < l.steps, l.shared && it < l.steps && it < l.partner_steps);
+  }
 }
 
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
@@ -321,20 +390,28 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
 
 // Once the stage after it is issued: the stage in `slot` has been read by its group, and the slot
 // is free (the tensor cores always have the next group queued).
-__device__ __forceinline__ void retire_stage(SharedStorage& sm, int slot, bool lane0) {
+// partner >= 0 (a cluster pair): that block's producer multicasts into this slot too, and waits
+// for these arrivals on its own `empty`.
+__device__ __forceinline__ void free_slot(SharedStorage& sm, int slot, int partner) {
+  ptx::mbar_arrive(&sm.empty[slot]);
+  if (partner >= 0)
+    ptx::mbar_arrive_cluster(ptx::map_shared_rank(shared_address(&sm.empty[slot]), partner));
+}
+__device__ __forceinline__ void retire_stage(SharedStorage& sm, int slot, bool lane0,
+                                             int partner = -1) {
   ptx::wgmma_wait<1>();
-  if (lane0) ptx::mbar_arrive(&sm.empty[slot]);
+  if (lane0) free_slot(sm, slot, partner);
 }
 
 // The last stage issued (in `slot`): its group retired (acc final), its slot freed where `release`
 // (a cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
 // serializes the wgmmas (C7518).
 __device__ __forceinline__ void drain(SharedStorage& sm, int slot, bool lane0, float (&acc)[64],
-                                      bool release = true) {
+                                      bool release = true, int partner = -1) {
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
-  if (release && lane0) ptx::mbar_arrive(&sm.empty[slot]);
+  if (release && lane0) free_slot(sm, slot, partner);
 }
 
 // acc (64 m × 128 n of warpgroup wg) = Σ over a cluster rank's `steps` stages of its one unit,
@@ -529,11 +606,13 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
 // while the tensor cores run the next unit's first stage. Units alternate between two sets of
 // accumulators (the loop unrolled by two, so that each set is named statically), and a unit's
 // epilogue comes right after the next unit's first group is issued and its own last group retired.
-template <bool kLower, typename S>
+// W: unit_list::Walk, or PairWalk for a cluster pair (partner: the other block's rank), whose
+// levels end with the stages only the partner's band has: their slots are freed as they come.
+template <bool kLower, typename S, class W>
 __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                                               Elem16<S>* C, int64_t ldc, int64_t n,
-                                              const sched::TriangleSchedule& s,
-                                              unit_list::Walk& w, int ctid) {
+                                              const sched::TriangleSchedule& s, W& w, int ctid,
+                                              int partner = -1) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
   const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
@@ -541,33 +620,38 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   const bool lane0 = threadIdx.x % 32 == 0;
   float acc[2][64];
   // The unit whose C waits in the other set.
-  sched::WorkUnit done;
+  unit_list::PairLevel done;
   if (!w.next(done)) return;
   RingPos<kStages> pos;  // the next stage to issue
   int last = 0;           // the slot of the last one issued
   auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
     issue_stage<kLower, kBf16, kStages>(sm, tc, k0, pos, d, wg, ctid, accumulate, a);
   };
-  auto stages = [&](const sched::WorkUnit& u, float (&a)[64]) {  // all but the first
-    const TileCoords tc(u, kLower);
-    const int steps = int((u.k_end - u.k_begin + kStep - 1) / kStep);  // >= 1
-    for (int it = 1; it < steps; ++it) {
-      issue(tc, int(u.k_begin) + it * kStep, 1, a);
-      retire_stage(sm, last, lane0);
+  auto stages = [&](const unit_list::PairLevel& l, float (&a)[64]) {  // all but the first
+    const TileCoords tc(l.u, kLower);
+    for (int it = 1; it < l.steps; ++it) {
+      issue(tc, int(l.u.k_begin) + it * kStep, 1, a);
+      retire_stage(sm, last, lane0, partner);
       last = pos.s;
+      pos.advance();
+    }
+    for (int it = l.steps; it < l.common_steps(); ++it) {  // the partner's alone
+      ptx::mbar_wait(&sm.full[pos.s], pos.phase);
+      if (lane0) free_slot(sm, pos.s, partner);
       pos.advance();
     }
   };
   auto store = [&](const float (&a)[64]) {
-    const TileCoords tc(done, kLower);
-    const bool diag = done.bi == done.bj;
+    if (done.same && partner == 0) return;  // rank 1 of a pair computing one tile twice
+    const TileCoords tc(done.u, kLower);
+    const bool diag = done.u.bi == done.u.bj;
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
       store_tile_direct<kLower>(C, ldc, n, tc, wg, diag, a);
     else
       store_tile_tma<kLower, Elem16<S>>(sm, map_c, zc, tc, wg, diag, a);
   };
   // The first unit: no epilogue to overlap.
-  issue(TileCoords(done, kLower), int(done.k_begin), 0, acc[0]);
+  issue(TileCoords(done.u, kLower), int(done.u.k_begin), 0, acc[0]);
   last = pos.s;
   pos.advance();
   stages(done, acc[0]);
@@ -575,21 +659,21 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
     constexpr int P = decltype(parity)::value;
     float(&cur)[64] = acc[P];
     float(&prev)[64] = acc[1 - P];
-    sched::WorkUnit u;
-    if (!w.next(u)) {
-      drain(sm, last, lane0, prev);
+    unit_list::PairLevel l;
+    if (!w.next(l)) {
+      drain(sm, last, lane0, prev, true, partner);
       store(prev);
       return false;
     }
-    issue(TileCoords(u, kLower), int(u.k_begin), 0, cur);
-    retire_stage(sm, last, lane0);  // the previous unit's last group: prev is final
+    issue(TileCoords(l.u, kLower), int(l.u.k_begin), 0, cur);
+    retire_stage(sm, last, lane0, partner);  // the previous unit's last group: prev is final
     last = pos.s;
     pos.advance();
 #pragma unroll
     for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
     store(prev);
-    done = u;
-    stages(u, cur);
+    done = l;
+    stages(l, cur);
     return true;
   };
   while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
@@ -603,7 +687,9 @@ __device__ __forceinline__ void cluster_sync_all() {
 
 #endif  // TRIMM_SM90_DEVICE
 
-template <bool kLower, bool kSplit, typename S>
+// kPair: a cluster pair's block (sched/pair_order.hpp), blocks 2c and 2c + 1 of cluster c, rank
+// blockIdx.x % 2, each walking its list in step with the other and sharing one operand.
+template <bool kLower, bool kSplit, bool kPair, typename S>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
                             const __grid_constant__ CUtensorMap map_b,
@@ -635,14 +721,30 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
       ptx::mbar_init(&sm.full[i], 1);
-      ptx::mbar_init(&sm.empty[i], kConsumers * 4);  // one arrival per consumer warp
+      // One arrival per consumer warp (a pair's: of both blocks).
+      ptx::mbar_init(&sm.empty[i], kConsumers * 4 * (kPair ? 2 : 1));
     }
     ptx::mbar_init_fence();
     ptx::tma_prefetch_descriptor(&map_a);
     ptx::tma_prefetch_descriptor(&map_b);
     ptx::tma_prefetch_descriptor(&map_c);
   }
-  if constexpr (!kSplit) {
+  const int rank = int(blockIdx.x % 2);  // a pair's (kPair)
+  if constexpr (kPair) {
+    unit_list::decode_pair(sm.units, sm.partner, s, order, blockIdx.x, gridDim.x, tid, kThreads);
+    // Both blocks' barriers initialized before either's multicast or remote arrival.
+    cluster_sync_all();
+    // The first level's first loads, as below.
+    if (tid == 0 && sm.units[0].bi >= 0) {
+      unit_list::PairLevel l0;
+      unit_list::PairWalk(sm.units, sm.partner, s).next(l0);
+      const int early = min(kStages, l0.common_steps());
+      for (int it = 0; it < early; ++it)
+        load_pair_stage<kLower>(sm, &map_a, &map_b, TileCoords(l0.u, kLower),
+                                int(l0.u.k_begin) + it * kStep, it, za, zb, rank, it < l0.steps,
+                                l0.shared && it < l0.steps && it < l0.partner_steps);
+    }
+  } else if constexpr (!kSplit) {
     unit_list::decode(sm.units, s, order, first_block, blocks, tid, kThreads);
     // The first unit's first loads, before the warps split: the producer's own way to them
     // (setmaxnreg, the list, its unit's band) put its first load ~2 µs into a block, of a
@@ -680,7 +782,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kRing = kSplit ? kSplitRing : kStages;
   if (tid >= kConsumerThreads) {
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
-    if (tid == 32 * kProducerWarp) {
+    if (tid == 32 * kProducerWarp && kPair) {
+      int q0 = 0;
+      unit_list::PairLevel l;
+      for (unit_list::PairWalk w(sm.units, sm.partner, s); w.next(l); q0 += l.common_steps())
+        produce_pair<kLower>(sm, &map_a, &map_b, l, q0, za, zb, rank,
+                             q0 == 0 ? min(kStages, l.common_steps()) : 0);
+    } else if (tid == 32 * kProducerWarp) {
       int q0 = 0;
       each([&](const sched::WorkUnit& u) {
         const Band band = band_of(u);
@@ -705,10 +813,16 @@ __global__ void __launch_bounds__(kThreads, 1)
       cluster_sync_all();
       cluster_sync_all();
     }
+    if constexpr (kPair) cluster_sync_all();  // the consumers' last one
     return;
   }
 
-  if constexpr (!kSplit) {
+  if constexpr (kPair) {
+    ptx::setmaxnreg_inc<kConsumerRegs>();
+    unit_list::PairWalk w(sm.units, sm.partner, s);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
+                             w, tid, rank ^ 1);
+  } else if constexpr (!kSplit) {
     ptx::setmaxnreg_inc<kConsumerRegs>();
     unit_list::Walk w(sm.units, s);
     consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
@@ -743,6 +857,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   // The last TMA stores done before the block exits: their reads of its shared memory (all the
   // exit needs) and, conservatively, their writes.
   if (tid % 128 == 0) ptx::bulk_wait_all();
+  // A pair's partner arrives on this block's barriers until its consumers are done.
+  if constexpr (kPair) cluster_sync_all();
 #else
   __trap();  // built for sm_90a only; dispatch never launches it elsewhere
 #endif
@@ -759,16 +875,37 @@ double unit_cost(const sched::WorkUnit& u) {
 
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, S>;
-  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, S>;
+  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, false, S>;
+  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, false, S>;
+  constexpr auto pair_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, S>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_16bit");
+  sm90::check_launch_registers<pair_kernel, kLaunchRegs>("sm90_16bit (pairs)");
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   // A: 128 rows × 64 k per box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64 pieces.
   const CUtensorMap map_a = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, kTile);
   const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
+  // One problem from config::kSm90Bf16PairMinN: clusters of two blocks that share an operand,
+  // where the pairs' layout exists (sched/pair_order.hpp). Upper shares A, in 64-row boxes.
+  if (p.batch == 1 && p.n >= config::kSm90Bf16PairMinN && dev.cc == 90 &&
+      has_clusters<pair_kernel>(dev.ordinal)) {
+    blocks_per_sm<pair_kernel>(dev.ordinal, kThreads, smem);  // opts it in
+    const int64_t clusters = max_clusters<pair_kernel>(dev, 2, kThreads, smem);
+    const sched::TriangleSchedule s =
+        sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
+    const sched::DispatchOrder& order = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
+    if (order.blocks > 0 && unit_list::fits(order.blocks)) {
+      unit_list::check_fits(order, "sm90_16bit");
+      const CUtensorMap map_a_pair =
+          kLower ? map_a : sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, 64);
+      const ClusterLaunch cl(dim3(unsigned(order.blocks)), kThreads, smem, 2, stream);
+      TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, pair_kernel, map_a_pair, map_b, map_c, p, s,
+                                          int64_t(0), order));
+      return;
+    }
+  }
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots),
