@@ -13,7 +13,8 @@ __syncthreads) and PROD blk (the clock as the producer passes each stage's `empt
 s34_trace.patch also SWITCH blk (for 16 units: the producer's clock entering the unit and before
 its produce(), then each unit's first stage index). BARE_STAMPS: a second STAMP file whose units
 and stages stand in where the first has none (in the runs of session 33 a producer could record
-them after block 0 had counted the call).
+them after block 0 had counted the call). Last, what sets a block's end (its consumers' total
+`full` wait, correlated over blocks) and which SMs end first and last.
 """
 import gzip
 import statistics as st
@@ -127,6 +128,30 @@ def main(argv):
         for t in sorted(buckets):
             print(f"  {5 * t:2d}-{5 * t + 5:2d} us  {us(st.median(buckets[t]))}  "
                   f"({len(buckets[t])} stages)")
+    by_sm(stamps, cons, t0, clock)
+
+
+def by_sm(stamps, cons, t0, clock):
+    """What sets a block's end: its consumers' total `full` wait (the correlation over blocks),
+    and the SMs that end first and last (session 35: the same SM ids in every trace)."""
+    rows = []
+    for b, r in stamps.items():
+        c, stages = cons.get(b), r[6]
+        if c and 0 < stages <= 100:
+            wait = sum(max(0, c[2 * q + 1] - c[2 * q]) for q in range(stages))
+            rows.append(((r[2] - t0) / 1e3, wait / clock, r[0]))
+    if len(rows) < 3:
+        return
+    end, wait = [x[0] for x in rows], [x[1] for x in rows]
+    me, mw = st.mean(end), st.mean(wait)
+    cov = sum((e - me) * (w - mw) for e, w in zip(end, wait))
+    var = (sum((e - me) ** 2 for e in end) * sum((w - mw) ** 2 for w in wait)) ** 0.5
+    rows.sort()
+    print(f"a block's end against its consumers' total `full` wait: correlation "
+          f"{cov / var if var else 0:.2f}; waits {min(wait):.1f}-{max(wait):.1f} us")
+    for name, part in (("first", rows[:12]), ("last", rows[-12:])):
+        print(f"  the {name} 12 to end (us, SM): " +
+              " ".join(f"{e:.1f}@{sm}" for e, _, sm in part))
 
 
 if __name__ == "__main__":
