@@ -118,11 +118,10 @@ TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleS
 class PairWalk {
  public:
   TRIMM_HD PairWalk(const Entry* list, const uint32_t* partner, const sched::TriangleSchedule& s)
-      : walk_(list, s), partner_(partner), k_step_(s.k_step) {}
+      : walk_(list, s), partner_(partner) {}
   TRIMM_HD bool next(PairLevel& l) {
-    if (!walk_.next(l.u)) return false;
+    if (!walk_.next(l)) return false;  // the unit and its stages
     const uint32_t info = partner_[i_++];
-    l.steps = int((l.u.k_end - l.u.k_begin + k_step_ - 1) / k_step_);
     l.partner_steps = int(info & 0xFFFFu);
     l.shared = (info & kPairShared) != 0;
     l.same = (info & kPairSame) != 0;
@@ -132,7 +131,7 @@ class PairWalk {
  private:
   Walk walk_;
   const uint32_t* partner_;
-  int k_step_, i_ = 0;
+  int i_ = 0;
 };
 
 }  // namespace trimm::kernels::unit_list
