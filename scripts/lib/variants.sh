@@ -19,7 +19,7 @@ variants_make() {
       cp "$root/${expr#<}" "$work/$name/$file"
     elif [[ "$expr" == "@"* ]]; then  # '@path': a diff against the tree
       if command -v patch > /dev/null; then
-        patch -s --batch --no-backup-if-mismatch -F0 -p1 -d "$work/$name" < "$root/${expr#@}"
+        patch -s --batch --forward --no-backup-if-mismatch -F0 -p1 -d "$work/$name" < "$root/${expr#@}"
       else
         (cd "$work/$name" && git apply "$root/${expr#@}")
       fi || { echo "variant $name: $expr does not apply" >&2; return 1; }
