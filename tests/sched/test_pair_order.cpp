@@ -85,6 +85,16 @@ TEST(PairOrder, DecodePairDescribesThePartnersList) {
     for (int64_t b = 0; b < d.blocks; ++b) {
       kernels::unit_list::decode_pair(own.data(), info.data(), s, d, b, d.blocks, 0, 1);
       kernels::unit_list::decode_pair(other.data(), unused.data(), s, d, b ^ 1, d.blocks, 0, 1);
+      // Three threads (run in turn) decode the same list: each reads back only its own levels.
+      std::vector<kernels::unit_list::Entry> own3(kMaxLevels);
+      std::vector<uint32_t> info3(kMaxLevels, 0xDEADu);
+      for (int tid = 0; tid < 3; ++tid)
+        kernels::unit_list::decode_pair(own3.data(), info3.data(), s, d, b, d.blocks, tid, 3);
+      for (int i = 0; i < kMaxLevels; ++i) {
+        ASSERT_EQ(own3[size_t(i)].bi, own[size_t(i)].bi) << "block " << b << " level " << i;
+        ASSERT_EQ(own3[size_t(i)].bj, own[size_t(i)].bj) << "block " << b << " level " << i;
+        ASSERT_EQ(info3[size_t(i)], info[size_t(i)]) << "block " << b << " level " << i;
+      }
       kernels::unit_list::PairWalk walk(own.data(), info.data(), s);
       kernels::unit_list::PairLevel l;
       int level = 0;

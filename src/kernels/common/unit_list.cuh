@@ -95,20 +95,25 @@ class Walk {
 // scheduler row: bit 16) and whether it is this block's own tile, computed twice (bit 17).
 constexpr uint32_t kPairShared = 1u << 16, kPairSame = 1u << 17;
 
-// decode, and in partner[] each level's partner entry (block ^ 1's) as above.
+// decode, and in partner[] each level's partner entry (block ^ 1's) as above. Each thread
+// compares the partner's tile with the entries it decoded itself (the same levels i in both
+// loops), so no barrier is needed between them. A pair layout is never banded: its entries are
+// unit_unsplit's tiles.
 TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleSchedule& s,
                           const sched::DispatchOrder& order, int64_t block, int64_t blocks,
                           int tid, int threads) {
   decode(list, s, order, block, blocks, tid, threads);
   const int64_t end = order.extent(s.num_units());
   for (int i = tid; i < kMaxLevels; i += threads) {
-    const int64_t x = (block ^ 1) + int64_t(i) * blocks, own = block + int64_t(i) * blocks;
-    const int u = x < end ? order.at(x) : -1, v = own < end ? order.at(own) : -1;
+    const int64_t x = (block ^ 1) + int64_t(i) * blocks;
+    const int u = x < end ? order.at(x) : -1;
+    const Entry own = list[i];
     uint32_t info = 0;
-    if (u >= 0 && v >= 0) {
-      const sched::WorkUnit p = s.unit_unsplit(u), o = s.unit_unsplit(v);
+    if (u >= 0 && own.bi >= 0) {
+      const sched::WorkUnit p = s.unit_unsplit(u);
+      const bool row = p.bi == own.bi;
       info = uint32_t((p.k_end - p.k_begin + s.k_step - 1) / s.k_step) |
-             (p.bi == o.bi ? kPairShared : 0u) | (u == v ? kPairSame : 0u);
+             (row ? kPairShared : 0u) | (row && p.bj == own.bj ? kPairSame : 0u);
     }
     partner[i] = info;
   }
