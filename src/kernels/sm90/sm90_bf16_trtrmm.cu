@@ -166,6 +166,14 @@ static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier +
               "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
 
 // --- producer: one thread, kRing loads ahead --------------------------------------------------
+// B's stage from k0, all of its boxes of 64 columns, completing on `full`.
+__device__ __forceinline__ void load_b(StageBuffers& st, const CUtensorMap* map_b, uint64_t* full,
+                                       const TileCoords& tc, int k0, int zb) {
+#pragma unroll
+  for (int j = 0; j < kTile / kBoxN; ++j)
+    ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, full, tc.n0 + j * kBoxN, k0, zb);
+}
+
 // Stage q's loads (its slot free), k from k0.
 template <int kRing>
 __device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap* map_a,
@@ -175,9 +183,7 @@ __device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap*
   StageBuffers& st = sm.stage[s];
   ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
   ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
-#pragma unroll
-  for (int j = 0; j < kTile / kBoxN; ++j)
-    ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+  load_b(st, map_b, &sm.full[s], tc, k0, zb);
 }
 
 // A cluster pair's stage q (kPair; sched/pair_order.hpp), iteration `it` of a level whose tiles
@@ -206,30 +212,26 @@ __device__ __forceinline__ void load_pair_stage(SharedStorage& sm, const CUtenso
       ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
       ptx::tma_load_3d(st.a + 64 * kStep, map_a, &sm.full[s], k0, tc.m0 + 64, za);
     }
-#pragma unroll
-    for (int j = 0; j < kTile / kBoxN; ++j)
-      ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+    load_b(st, map_b, &sm.full[s], tc, k0, zb);
   } else {
     ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
     if (multicast) {
       ptx::tma_load_3d_multicast(st.b + rank * kBoxN * kStep, map_b, &sm.full[s],
                                  tc.n0 + rank * kBoxN, k0, zb, kBoth);
     } else {
-#pragma unroll
-      for (int j = 0; j < kTile / kBoxN; ++j)
-        ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, &sm.full[s], tc.n0 + j * kBoxN, k0, zb);
+      load_b(st, map_b, &sm.full[s], tc, k0, zb);
     }
   }
 }
 
-// A pair's level from ring position q0: the stages both blocks step through (the longer band's).
-// first: stages already issued (the prologue's, for the first level).
+// A pair's level from ring position q0: the stages both blocks step through (the longer band's),
+// [first, end).
 template <bool kLower>
 __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                              const unit_list::PairLevel& l, int q0, int za, int zb, int rank,
-                             int first = 0) {
+                             int first, int end) {
   const TileCoords tc(l.u, kLower);
-  for (int it = first; it < l.common_steps(); ++it) {
+  for (int it = first; it < end; ++it) {
     const int q = q0 + it, s = q % kStages;
     if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
     load_pair_stage<kLower>(sm, map_a, map_b, tc, int(l.u.k_begin) + it * kStep, q, za, zb, rank,
@@ -734,15 +736,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     unit_list::decode_pair(sm.units, sm.partner, s, order, blockIdx.x, gridDim.x, tid, kThreads);
     // Both blocks' barriers initialized before either's multicast or remote arrival.
     cluster_sync_all();
-    // The first level's first loads, as below.
+    // The first level's first loads, as below (ring positions below kStages: no waits).
     if (tid == 0 && sm.units[0].bi >= 0) {
       unit_list::PairLevel l0;
       unit_list::PairWalk(sm.units, sm.partner, s).next(l0);
-      const int early = min(kStages, l0.common_steps());
-      for (int it = 0; it < early; ++it)
-        load_pair_stage<kLower>(sm, &map_a, &map_b, TileCoords(l0.u, kLower),
-                                int(l0.u.k_begin) + it * kStep, it, za, zb, rank, it < l0.steps,
-                                l0.shared && it < l0.steps && it < l0.partner_steps);
+      produce_pair<kLower>(sm, &map_a, &map_b, l0, 0, za, zb, rank, 0,
+                           min(kStages, l0.common_steps()));
     }
   } else if constexpr (!kSplit) {
     unit_list::decode(sm.units, s, order, first_block, blocks, tid, kThreads);
@@ -751,10 +750,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ~4.7 µs cold start (session 33's trace). Thread 0 decoded level 0 itself.
     if (tid == 0 && sm.units[0].bi >= 0) {
       const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
-      const int early = min(kStages, int((u0.k_end - u0.k_begin + kStep - 1) / kStep));
-      for (int q = 0; q < early; ++q)
-        load_stage<kStages>(sm, &map_a, &map_b, TileCoords(u0, kLower), int(u0.k_begin) + q * kStep,
-                            q, za, zb);
+      produce<kStages>(sm, &map_a, &map_b, TileCoords(u0, kLower), int(u0.k_begin),
+                       min(kStages, int((u0.k_end - u0.k_begin + kStep - 1) / kStep)), 0, za, zb);
     }
   }
   __syncthreads();
@@ -787,7 +784,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       unit_list::PairLevel l;
       for (unit_list::PairWalk w(sm.units, sm.partner, s); w.next(l); q0 += l.common_steps())
         produce_pair<kLower>(sm, &map_a, &map_b, l, q0, za, zb, rank,
-                             q0 == 0 ? min(kStages, l.common_steps()) : 0);
+                             q0 == 0 ? min(kStages, l.common_steps()) : 0, l.common_steps());
     } else if (tid == 32 * kProducerWarp) {
       int q0 = 0;
       each([&](const sched::WorkUnit& u) {
