@@ -38,23 +38,26 @@ struct alignas(8) Entry {
   int bi, bj;
 };
 
-// Block first_block's units (of a grid of `blocks` per problem) into list[0, kMaxLevels), as
-// sched::BlockUnits and ordered_unit<false> give them. Threads [0, threads) share the levels;
+// Level i of block first_block's list (of a grid of `blocks` per problem), as
+// sched::BlockUnits and ordered_unit<false> give it: its tile, or {-1, -1} at a hole or past
+// `end` (the order's extent).
+TRIMM_HD Entry entry_at(const sched::TriangleSchedule& s, const sched::DispatchOrder& order,
+                        int64_t end, int64_t first_block, int64_t blocks, int i) {
+  const int64_t x = first_block + int64_t(i) * blocks;
+  const int u = x < end ? order.at(x) : -1;
+  if (u < 0) return Entry{-1, -1};
+  const sched::WorkUnit wu = sched::ordered_unit<false>(s, order, u);
+  return Entry{wu.bi, wu.bj};
+}
+
+// Block first_block's units into list[0, kMaxLevels). Threads [0, threads) share the levels;
 // the caller synchronizes before any reads the list. Host-callable for the tests.
 TRIMM_HD void decode(Entry* list, const sched::TriangleSchedule& s,
                      const sched::DispatchOrder& order, int64_t first_block, int64_t blocks,
                      int tid, int threads) {
   const int64_t end = order.extent(s.num_units());
-  for (int i = tid; i < kMaxLevels; i += threads) {
-    const int64_t x = first_block + int64_t(i) * blocks;
-    const int u = x < end ? order.at(x) : -1;
-    Entry v{-1, -1};
-    if (u >= 0) {
-      const sched::WorkUnit wu = sched::ordered_unit<false>(s, order, u);
-      v = Entry{wu.bi, wu.bj};
-    }
-    list[i] = v;
-  }
+  for (int i = tid; i < kMaxLevels; i += threads)
+    list[i] = entry_at(s, order, end, first_block, blocks, i);
 }
 
 // A pair's level for one block: its unit and stages, the partner's stages, and whether the two
@@ -90,52 +93,52 @@ class Walk {
   int i_ = 0;
 };
 
-// A cluster pair's level (sched/pair_order.hpp), as the partner block's entry at the same level
-// describes it: its stages (bits 0-15), whether it shares this block's band start (the same
-// scheduler row: bit 16) and whether it is this block's own tile, computed twice (bit 17).
-constexpr uint32_t kPairShared = 1u << 16, kPairSame = 1u << 17;
+// A pair's partner at one level: its tile, bi in the high half and bj in the low one (a pair
+// layout has fewer than 46 tiles a side: sched::pair_order), or kNoPartner.
+constexpr uint32_t kNoPartner = 0xFFFFFFFFu;
 
-// decode, and in partner[] each level's partner entry (block ^ 1's) as above. Each thread
-// compares the partner's tile with the entries it decoded itself (the same levels i in both
-// loops), so no barrier is needed between them. A pair layout is never banded: its entries are
-// unit_unsplit's tiles.
+// decode, and in partner[] the partner block's (block ^ 1's) tile at each level. Both lists are
+// one pass of 2·kMaxLevels entries over the threads, so that each of 256 threads or more
+// decodes a single entry: the decode delays a block's first loads. sm90_16bit at 4096, session
+// 36 (bench/RESULTS.md): three entries a thread 51.4-52.4 µs, two 50.4-51.2, one 49.6-49.9.
 TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleSchedule& s,
                           const sched::DispatchOrder& order, int64_t block, int64_t blocks,
                           int tid, int threads) {
-  decode(list, s, order, block, blocks, tid, threads);
   const int64_t end = order.extent(s.num_units());
-  for (int i = tid; i < kMaxLevels; i += threads) {
-    const int64_t x = (block ^ 1) + int64_t(i) * blocks;
-    const int u = x < end ? order.at(x) : -1;
-    const Entry own = list[i];
-    uint32_t info = 0;
-    if (u >= 0 && own.bi >= 0) {
-      const sched::WorkUnit p = s.unit_unsplit(u);
-      const bool row = p.bi == own.bi;
-      info = uint32_t((p.k_end - p.k_begin + s.k_step - 1) / s.k_step) |
-             (row ? kPairShared : 0u) | (row && p.bj == own.bj ? kPairSame : 0u);
+  for (int j = tid; j < 2 * kMaxLevels; j += threads) {
+    if (j < kMaxLevels) {
+      list[j] = entry_at(s, order, end, block, blocks, j);
+    } else {
+      const Entry e = entry_at(s, order, end, block ^ 1, blocks, j - kMaxLevels);
+      partner[j - kMaxLevels] = e.bi < 0 ? kNoPartner : uint32_t(e.bi) << 16 | uint32_t(e.bj);
     }
-    partner[i] = info;
   }
 }
 
-// A pair layout's list in order (decode_pair's).
+// A pair layout's list in order (decode_pair's), each level with its partner's stages and
+// whether the two share their band start (the same scheduler row) or compute the same tile.
 class PairWalk {
  public:
   TRIMM_HD PairWalk(const Entry* list, const uint32_t* partner, const sched::TriangleSchedule& s)
-      : walk_(list, s), partner_(partner) {}
+      : walk_(list, s), partner_(partner), s_(s) {}
   TRIMM_HD bool next(PairLevel& l) {
     if (!walk_.next(l)) return false;  // the unit and its stages
-    const uint32_t info = partner_[i_++];
-    l.partner_steps = int(info & 0xFFFFu);
-    l.shared = (info & kPairShared) != 0;
-    l.same = (info & kPairSame) != 0;
+    const uint32_t p = partner_[i_++];
+    l.partner_steps = 0;
+    l.shared = l.same = false;
+    if (p != kNoPartner) {
+      const sched::WorkUnit u = s_.whole_unit(int(p >> 16), int(p & 0xFFFFu));
+      l.partner_steps = int((u.k_end - u.k_begin + s_.k_step - 1) / s_.k_step);
+      l.shared = u.bi == l.u.bi;
+      l.same = l.shared && u.bj == l.u.bj;
+    }
     return true;
   }
 
  private:
   Walk walk_;
   const uint32_t* partner_;
+  const sched::TriangleSchedule& s_;
   int i_ = 0;
 };
 
