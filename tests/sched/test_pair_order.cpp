@@ -85,7 +85,7 @@ TEST(PairOrder, DecodePairDescribesThePartnersList) {
     for (int64_t b = 0; b < d.blocks; ++b) {
       kernels::unit_list::decode_pair(own.data(), info.data(), s, d, b, d.blocks, 0, 1);
       kernels::unit_list::decode_pair(other.data(), unused.data(), s, d, b ^ 1, d.blocks, 0, 1);
-      // Three threads (run in turn) decode the same list: each reads back only its own levels.
+      // Three threads (run in turn) share the decode: the same lists as one thread's.
       std::vector<kernels::unit_list::Entry> own3(kMaxLevels);
       std::vector<uint32_t> info3(kMaxLevels, 0xDEADu);
       for (int tid = 0; tid < 3; ++tid)
