@@ -47,12 +47,6 @@ inline std::vector<std::pair<int, int>> tile_pairs(const TriangleSchedule& s) {
   return pairs;
 }
 
-// A tile's stages of k_step.
-inline int tile_steps(const TriangleSchedule& s, int unit) {
-  const WorkUnit u = s.unit_unsplit(unit);
-  return int((u.k_end - u.k_begin + s.k_step - 1) / s.k_step);
-}
-
 // The pair layout for `clusters` clusters of two under cost(unit), or none (count 0) for a dense
 // or split schedule, where the pairs fit the clusters at once, where the layout outgrows the
 // table, or where a pair's bands differ by more than max_lag stages (the kernel's bound: the
@@ -65,7 +59,7 @@ DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_la
   if (int64_t(pairs.size()) <= clusters || 2 * pairs.size() > size_t(DispatchOrder::kMaxUnits))
     return d;
   for (const auto& [a, b] : pairs)
-    if (std::abs(tile_steps(s, a) - tile_steps(s, b)) > max_lag) return d;
+    if (std::abs(s.steps(s.unit_unsplit(a)) - s.steps(s.unit_unsplit(b))) > max_lag) return d;
   auto weight = [&](const std::pair<int, int>& p) {
     return std::max(cost(s.unit_unsplit(p.first)), cost(s.unit_unsplit(p.second)));
   };

@@ -59,6 +59,10 @@ struct TriangleSchedule {
   }
 
   TRIMM_HD int64_t num_units() const { return units_above(0); }
+  // Unit u's k range in mainloop steps of k_step.
+  TRIMM_HD int steps(const WorkUnit& u) const {
+    return int((u.k_end - u.k_begin + k_step - 1) / k_step);
+  }
 
   // Whether the block of unit u also zeroes the mirror tile (bj, bi): true for whole tiles off
   // the diagonal. (A diagonal tile's own store zeroes its lower half; a split tile's mirror is

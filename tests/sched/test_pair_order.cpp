@@ -40,7 +40,7 @@ void expect_layout(const TriangleSchedule& s, const DispatchOrder& d, int max_la
     const WorkUnit u = s.unit_unsplit(a), v = s.unit_unsplit(b);
     if (u.bi == v.bi) {
       EXPECT_EQ(u.k_begin, v.k_begin);
-      EXPECT_LE(std::abs(tile_steps(s, a) - tile_steps(s, b)), max_lag);
+      EXPECT_LE(std::abs(s.steps(u) - s.steps(v)), max_lag);
     } else {
       EXPECT_TRUE(u.bi == u.bj && v.bi == v.bj) << "unshared pairs are diagonal tiles";
     }

@@ -184,6 +184,16 @@ TEST(TriangleSchedule, UnsplitScheduleKeepsEveryTileWhole) {
     }
 }
 
+// steps(u): a band's k range in steps of k_step, the last one partial where n is off the grid.
+TEST(TriangleSchedule, StepsCountABandsPartialLastStep) {
+  const TriangleSchedule s = make_schedule(4097, 128, 64, 1, /*dense=*/false, /*split=*/false);
+  EXPECT_EQ(s.steps(s.whole_unit(0, 0)), 2);
+  EXPECT_EQ(s.steps(s.whole_unit(0, 1)), 4);
+  EXPECT_EQ(s.steps(s.whole_unit(0, 32)), 65);   // k in [0, 4097)
+  EXPECT_EQ(s.steps(s.whole_unit(32, 32)), 1);   // k in [4096, 4097)
+  EXPECT_EQ(s.steps(s.whole_unit(31, 32)), 3);   // k in [3968, 4097)
+}
+
 TEST(TriangleSchedule, UnsplitDecodeMatchesTheSearch) {
   for (int tiles = 1; tiles <= 70; ++tiles)
     for (const bool dense : {false, true}) {

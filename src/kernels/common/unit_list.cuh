@@ -82,7 +82,7 @@ class Walk {
   // The same, as a level of a block without a partner.
   TRIMM_HD bool next(PairLevel& l) {
     if (!next(l.u)) return false;
-    l.steps = l.partner_steps = int((l.u.k_end - l.u.k_begin + s_.k_step - 1) / s_.k_step);
+    l.steps = l.partner_steps = s_.steps(l.u);
     l.shared = l.same = false;
     return true;
   }
@@ -128,7 +128,7 @@ class PairWalk {
     l.shared = l.same = false;
     if (p != kNoPartner) {
       const sched::WorkUnit u = s_.whole_unit(int(p >> 16), int(p & 0xFFFFu));
-      l.partner_steps = int((u.k_end - u.k_begin + s_.k_step - 1) / s_.k_step);
+      l.partner_steps = s_.steps(u);
       l.shared = u.bi == l.u.bi;
       l.same = l.shared && u.bj == l.u.bj;
     }
