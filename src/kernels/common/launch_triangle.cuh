@@ -114,23 +114,9 @@ struct ClusterLaunch {
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;
 };
 
-// Whether `device` can hold at least one cluster of `blocks` blocks of kKernel (threads,
-// smem bytes of dynamic shared memory each: the size blocks_per_sm opted it in to), queried once
-// per device and cluster size (1 to cluster_split::kMaxRanks blocks).
-template <auto kKernel>
-bool cluster_fits(int device, int blocks, int threads, int smem) {
-  static std::atomic<int> cache[kMaxDevices][cluster_split::kMaxRanks + 1] = {};  // 1 no, 2 yes
-  if (blocks < 1 || blocks > cluster_split::kMaxRanks) return false;
-  return cached(cache[device][blocks], [&] {
-           const ClusterLaunch launch(dim3(unsigned(blocks)), threads, smem, blocks, nullptr);
-           int clusters = 0;
-           TRIMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.cfg));
-           return clusters > 0 ? 2 : 1;
-         }) == 2;
-}
-
-// How many clusters of `blocks` blocks of kKernel (threads, smem as for cluster_fits) the device
-// holds at once, queried once per device and cluster size; 0 where none fits.
+// How many clusters of `blocks` blocks of kKernel (threads, smem bytes of dynamic shared memory
+// each: the size blocks_per_sm opted it in to) the device holds at once, queried once per device
+// and cluster size (1 to cluster_split::kMaxRanks blocks); 0 where none fits.
 template <auto kKernel>
 int max_clusters(const DeviceInfo& dev, int blocks, int threads, int smem) {
   static std::atomic<int> cache[kMaxDevices][cluster_split::kMaxRanks + 1] = {};  // count + 1
@@ -156,7 +142,7 @@ int cluster_ranks(int64_t units, int64_t slots, int64_t longest, sched::SplitPol
   if (dev.cc != 90 || !has_clusters<kKernel>(dev.ordinal)) return 1;
   return sched::split_ranks(units, slots, longest, policy, max_ranks,
                             [&](int ranks) {
-                              return cluster_fits<kKernel>(dev.ordinal, ranks, threads, smem);
+                              return max_clusters<kKernel>(dev, ranks, threads, smem) > 0;
                             });
 }
 
