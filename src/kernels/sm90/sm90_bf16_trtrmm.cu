@@ -880,8 +880,11 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   sm90::check_launch_registers<pair_kernel, kLaunchRegs>("sm90_16bit (pairs)");
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
-  // A: 128 rows × 64 k per box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64 pieces.
-  const CUtensorMap map_a = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, kTile);
+  // A: `rows` rows × 64 k per box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64
+  // pieces.
+  auto map_a_of = [&](int rows) {
+    return sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, rows);
+  };
   const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
   // One problem from config::kSm90Bf16PairMinN: clusters of two blocks that share an operand,
@@ -895,8 +898,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
     const sched::DispatchOrder& order = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
     if (order.blocks > 0 && unit_list::fits(order.blocks)) {
       unit_list::check_fits(order, "sm90_16bit");
-      const CUtensorMap map_a_pair =
-          kLower ? map_a : sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, 64);
+      const CUtensorMap map_a_pair = map_a_of(kLower ? kTile : 64);
       const ClusterLaunch cl(dim3(unsigned(order.blocks)), kThreads, smem, 2, stream);
       TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, pair_kernel, map_a_pair, map_b, map_c, p, s,
                                           int64_t(0), order));
@@ -905,6 +907,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   }
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
+  const CUtensorMap map_a = map_a_of(kTile);
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots),
                  /*dense=*/false,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
