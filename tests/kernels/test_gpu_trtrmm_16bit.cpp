@@ -413,8 +413,9 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // kernel (sm90_16bit from 641 on sm_90, 4 ranks). 3072 and 4097: sm90_16bit's persistent blocks
 // (1-3 and 4-5 units each), whose epilogues overlap the next unit's first stage, through TMA
 // (3072) and through registers in the last tile column (4097).
-const std::vector<int64_t> kSizes = {1,   2,   3,   17,   31,   33,   64,   127,  128,  129, 255,
-                                     256, 511, 512, 640, 704, 1000, 1024, 1025, 3072, 4097};
+// 3584: the pair threshold of sm90_16bit (kSm90Bf16PairMinN), 28 tiles, none paired with itself.
+const std::vector<int64_t> kSizes = {1,   2,   3,    17,   31,   33,   64,   127,  128,  129,  255,
+                                     256, 511, 512,  640,  704,  1000, 1024, 1025, 3072, 3584, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};
