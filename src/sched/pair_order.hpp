@@ -47,26 +47,39 @@ inline std::vector<std::pair<int, int>> tile_pairs(const TriangleSchedule& s) {
   return pairs;
 }
 
-// The pair layout for `clusters` clusters of two under cost(unit), or none (count 0) for a dense
-// or split schedule, where the pairs fit the clusters at once, where the layout outgrows the
-// table, or where a pair's bands differ by more than max_lag stages (the kernel's bound: the
-// shorter one's consumers hold their last slot while they wait out the difference).
+// The schedule's pairs heaviest first under cost(unit) (a pair weighs its longer tile), with
+// their weights; none for a dense or split schedule, where the pairs fit `clusters` clusters at
+// once, where two pairs' tiles would outgrow the table, or where a pair's bands differ by more
+// than max_lag stages (the kernel's bound: the shorter one's consumers hold their last slot while
+// they wait out the difference).
 template <class Cost>
-DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
-  DispatchOrder d{};
-  if (s.dense || s.split_d < s.tiles || clusters < 1) return d;
+std::vector<std::pair<int, int>> weighed_pairs(const TriangleSchedule& s, int64_t clusters,
+                                               int max_lag, Cost&& cost, std::vector<double>& w) {
+  w.clear();
+  if (s.dense || s.split_d < s.tiles || clusters < 1) return {};
   std::vector<std::pair<int, int>> pairs = tile_pairs(s);
   if (int64_t(pairs.size()) <= clusters || 2 * pairs.size() > size_t(DispatchOrder::kMaxUnits))
-    return d;
+    return {};
   for (const auto& [a, b] : pairs)
-    if (std::abs(s.steps(s.unit_unsplit(a)) - s.steps(s.unit_unsplit(b))) > max_lag) return d;
+    if (std::abs(s.steps(s.unit_unsplit(a)) - s.steps(s.unit_unsplit(b))) > max_lag) return {};
   auto weight = [&](const std::pair<int, int>& p) {
     return std::max(cost(s.unit_unsplit(p.first)), cost(s.unit_unsplit(p.second)));
   };
   std::stable_sort(pairs.begin(), pairs.end(),
                    [&](const auto& x, const auto& y) { return weight(x) > weight(y); });
-  std::vector<double> w(pairs.size());
+  w.resize(pairs.size());
   std::transform(pairs.begin(), pairs.end(), w.begin(), weight);
+  return pairs;
+}
+
+// The pair layout for `clusters` clusters of two under cost(unit), or none (count 0) where
+// weighed_pairs gives none or the layout outgrows the table.
+template <class Cost>
+DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
+  DispatchOrder d{};
+  std::vector<double> w;
+  const std::vector<std::pair<int, int>> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
+  if (pairs.empty()) return d;
   auto bins = improve_bins(lpt_bins(w, clusters), w);
   bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
              bins.end());
@@ -83,6 +96,35 @@ DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_la
       d.unit[i * blocks + 2 * int64_t(c)] = has ? uint16_t(p.first) : DispatchOrder::kHole;
       d.unit[i * blocks + 2 * int64_t(c) + 1] = has ? uint16_t(p.second) : DispatchOrder::kHole;
     }
+  return d;
+}
+
+// A tile packed into a queue entry: bi in the high byte, bj in the low one.
+inline uint16_t pack_tile(int bi, int bj) { return uint16_t(bi << 8 | bj); }
+
+// The pairs as a queue that clusters take from while they run: cluster c starts on entry c and
+// takes each next one from a counter as its loads end, so that clusters on faster SMs take more
+// (at n = 4096 blocks with equal work ended up to 20 % apart, by SM: bench/NOTES.md, session 35).
+// The entries replay pair_order's packing (replay_order), so that clusters of equal speed take
+// what the packing gives them. unit[2x + r]: entry x's rank-r tile, pack_tile'd; count =
+// 2 · pairs, blocks = 2 · clusters. None (count 0) where weighed_pairs gives none. Where
+// pair_order's layout exists the queue was 2-3 µs slower at n = 3584-5120 (bench/RESULTS.md,
+// session 37), so sm90_16bit takes it only past that layout's table.
+template <class Cost>
+DispatchOrder pair_queue(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
+  DispatchOrder d{};
+  std::vector<double> w;
+  const std::vector<std::pair<int, int>> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
+  if (pairs.empty() || s.tiles > 254) return d;  // unit_list::kLevelUnset is no tile
+  const std::vector<int> order = replay_order(improve_bins(lpt_bins(w, clusters), w), w);
+  d.blocks = int(2 * clusters);
+  d.count = int(2 * order.size());
+  for (size_t x = 0; x < order.size(); ++x) {
+    const std::pair<int, int>& p = pairs[size_t(order[x])];
+    const WorkUnit a = s.unit_unsplit(p.first), b = s.unit_unsplit(p.second);
+    d.unit[2 * x] = pack_tile(a.bi, a.bj);
+    d.unit[2 * x + 1] = pack_tile(b.bi, b.bj);
+  }
   return d;
 }
 

@@ -1,7 +1,8 @@
 // The pair layout (sched/pair_order.hpp), on the CPU: every tile once (one tile at most twice,
 // as both ranks of one level), pairs that share a row differ by at most the lag, the others are
 // diagonal tiles, holes at the same levels for both ranks; and decode_pair's partner entries
-// (kernels/common/unit_list.cuh) against the partner's own list.
+// (kernels/common/unit_list.cuh) against the partner's own list. The pair queue: every tile once
+// in pairs of the same kinds, each entry's levels (queued_word, queued_level) as both ranks see them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -109,6 +110,63 @@ TEST(PairOrder, DecodePairDescribesThePartnersList) {
       EXPECT_EQ(other[size_t(level)].bi, -1) << "block " << b << ": the partner has more levels";
     }
   }
+}
+
+TEST(PairQueue, EveryTileOnceAndEachEntrysLevelsAgree) {
+  using kernels::unit_list::PairLevel;
+  using kernels::unit_list::queued_level;
+  using kernels::unit_list::queued_word;
+  for (int64_t n : {3072, 3584, 4096, 4097, 5120, 5632})
+    for (int64_t clusters : {33, 66}) {
+      SCOPED_TRACE(testing::Message() << "n " << n << " clusters " << clusters);
+      const TriangleSchedule s = make_schedule(n, 128, 64, 1, false, /*split=*/false);
+      const DispatchOrder q = pair_queue(s, clusters, 2, stage_cost);
+      ASSERT_EQ(q.blocks, 2 * clusters);
+      ASSERT_EQ(q.count % 2, 0);
+      ASSERT_GT(q.count / 2, clusters) << "every cluster starts on an entry of its own";
+      std::vector<int> seen(size_t(s.tiles) * size_t(s.tiles), 0);
+      int twice = 0;
+      for (int x = 0; x < q.count / 2; ++x) {
+        const uint32_t w0 = queued_word(q, uint32_t(x), 0), w1 = queued_word(q, uint32_t(x), 1);
+        ASSERT_NE(w0, kernels::unit_list::kLevelUnset);
+        ASSERT_NE(w0, kernels::unit_list::kLevelEnd);
+        const PairLevel l0 = queued_level(w0, s), l1 = queued_level(w1, s);
+        ASSERT_GE(l0.u.bi, 0);
+        ASSERT_LE(l0.u.bi, l0.u.bj);
+        ASSERT_LT(l1.u.bj, s.tiles);
+        ++seen[size_t(l0.u.bi * s.tiles + l0.u.bj)];
+        if (l0.same) {
+          ++twice;
+          EXPECT_TRUE(l1.same);
+        } else {
+          ++seen[size_t(l1.u.bi * s.tiles + l1.u.bj)];
+        }
+        EXPECT_EQ(l0.steps, s.steps(l0.u));
+        EXPECT_EQ(l0.partner_steps, l1.steps);
+        EXPECT_EQ(l1.partner_steps, l0.steps);
+        EXPECT_EQ(l0.shared, l0.u.bi == l1.u.bi);
+        EXPECT_EQ(l1.shared, l0.shared);
+        EXPECT_EQ(l0.common_steps(), l1.common_steps());
+        if (l0.shared) {
+          EXPECT_EQ(l0.u.k_begin, l1.u.k_begin);
+          EXPECT_LE(std::abs(l0.steps - l1.steps), 2);
+        } else {
+          EXPECT_TRUE(l0.u.bi == l0.u.bj && l1.u.bi == l1.u.bj) << "unshared pairs are diagonal";
+        }
+      }
+      EXPECT_LE(twice, 1);
+      for (int bi = 0; bi < s.tiles; ++bi)
+        for (int bj = 0; bj < s.tiles; ++bj)
+          EXPECT_EQ(seen[size_t(bi * s.tiles + bj)], bj >= bi ? 1 : 0) << bi << "," << bj;
+    }
+}
+
+TEST(PairQueue, NoneWhereThePairsFitAtOnceOrOutgrowTheTable) {
+  const TriangleSchedule s = make_schedule(4096, 128, 64, 1, false, /*split=*/false);
+  EXPECT_EQ(pair_queue(s, 300, 2, stage_cost).count, 0);  // 272 pairs
+  EXPECT_EQ(pair_queue(s, 66, 1, stage_cost).count, 0);   // adjacent tiles differ by 2 stages
+  const TriangleSchedule big = make_schedule(5760, 128, 64, 1, false, /*split=*/false);
+  EXPECT_EQ(pair_queue(big, 66, 2, stage_cost).count, 0);  // 45 tiles: 1035 in 518 pairs
 }
 
 }  // namespace

@@ -142,4 +142,29 @@ class PairWalk {
   int i_ = 0;
 };
 
+// A queued pair's level as cluster rank `rank` sees it (sched::pair_queue), packed: its own tile
+// in the high half, the other rank's in the low one (sched::pack_tile each).
+TRIMM_HD uint32_t queued_word(const sched::DispatchOrder& queue, uint32_t pair, int rank) {
+  return uint32_t(queue.unit[2 * pair + uint32_t(rank)]) << 16 |
+         uint32_t(queue.unit[2 * pair + uint32_t(rank ^ 1)]);
+}
+
+// The level a queued word describes.
+TRIMM_HD PairLevel queued_level(uint32_t word, const sched::TriangleSchedule& s) {
+  const uint32_t own = word >> 16, other = word & 0xFFFFu;
+  PairLevel l;
+  l.u = s.whole_unit(int(own >> 8), int(own & 0xFFu));
+  l.steps = s.steps(l.u);
+  l.partner_steps = s.steps(s.whole_unit(int(other >> 8), int(other & 0xFFu)));
+  l.shared = (own >> 8) == (other >> 8);
+  l.same = own == other;
+  return l;
+}
+
+// A block's levels under the pair queue, as rank 0's producer publishes them in shared memory:
+// entry i is level i's queued_word, kLevelUnset until it is known, kLevelEnd past the last
+// (neither is a word: pair_queue's tiles are fewer than 255 a side). Written once, before any of
+// the level's loads is issued.
+constexpr uint32_t kLevelUnset = 0xFFFFFFFFu, kLevelEnd = 0xFFFFFFFEu;
+
 }  // namespace trimm::kernels::unit_list
