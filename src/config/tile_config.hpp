@@ -120,7 +120,8 @@ inline constexpr int kSm90Bf16Band = 12;
 // share an operand by TMA multicast. bf16, ms (session 35): 2048 0.0205 against 0.0184 without;
 // 3072 0.0301 / 0.0289; 3584 0.0400 / 0.0405; 4096 0.0518-0.0522 / 0.0557-0.0559; 4608
 // 0.0673-0.0677 / 0.0719-0.0727; 5120 0.0889 / 0.0940. The layouts fit the order table up to
-// n = 5376 on 132 SMs.
+// n = 5376 on 132 SMs; past it, up to 5632, the pair queue (5632: 0.115 against 0.139 ms
+// unpaired, session 37).
 inline constexpr int64_t kSm90Bf16PairMinN = 3584;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16

@@ -449,6 +449,22 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
     });
 
+// Past the pair layouts' table (at 132 SMs, n > 5376: eight levels of 66 clusters outgrow its
+// 1024 entries) up to the pair queue's own (two entries a pair): sm90_16bit's clusters take
+// their pairs from a counter kept in C's other triangle, which must end zero like the rest.
+// 5500 (43 tiles, n not a multiple of 8): the last tile column through registers; 5632 (44
+// tiles): every tile through TMA.
+INSTANTIATE_TEST_SUITE_P(
+    PairQueue, GpuTrtrmm16,
+    ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                       ::testing::Values(std::string("sm90_16bit")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(5500), int64_t(5632))),
+    [](const auto& info) {
+      return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
+             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
+    });
+
 // --- batches --------------------------------------------------------------------------------
 using BatchParam = std::tuple<Type, Fill, int64_t>;
 class GpuTrtrmm16Batched : public ::testing::TestWithParam<BatchParam>, public test::Seeded {
