@@ -296,11 +296,11 @@ __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const 
 // the choice is still made near the level's end, not at its start.
 constexpr int kFetchAhead = kStages;
 
-// Rank 0's producer under the pair queue (sched::pair_queue): cluster c's levels start at pair c;
-// each next one is taken from counters[0] while the level's last kFetchAhead stages are issued,
-// and published to both blocks' `levels` before its first load. The last slot ends the list, so
-// that every level's entry exists. counters[1] counts the clusters done: the last zeroes both
-// (QueueCounters).
+// Rank 0's producer under the pair queue (sched::pair_queue): cluster c's levels start at entry
+// c; each next one is taken from counters[0] 2·kFetchAhead stages before the level's end, its
+// tiles read kFetchAhead before, and both blocks' words published (each into its own `levels`)
+// before the next level's first load. The last slot ends the list, so that every level's entry
+// exists. counters[1] counts the clusters done: the last zeroes both (QueueCounters).
 template <bool kLower>
 __device__ void produce_queue(SharedStorage& sm, const CUtensorMap* map_a,
                               const CUtensorMap* map_b, const sched::DispatchOrder& queue,
