@@ -152,10 +152,13 @@ TRIMM_HD uint32_t queued_word(const sched::DispatchOrder& queue, uint32_t pair, 
 // The level a queued word describes.
 TRIMM_HD PairLevel queued_level(uint32_t word, const sched::TriangleSchedule& s) {
   const uint32_t own = word >> 16, other = word & 0xFFFFu;
+  auto unit = [&](uint32_t tile) {  // sched::pack_tile's inverse
+    return s.whole_unit(int(tile >> 8), int(tile & 0xFFu));
+  };
   PairLevel l;
-  l.u = s.whole_unit(int(own >> 8), int(own & 0xFFu));
+  l.u = unit(own);
   l.steps = s.steps(l.u);
-  l.partner_steps = s.steps(s.whole_unit(int(other >> 8), int(other & 0xFFu)));
+  l.partner_steps = s.steps(unit(other));
   l.shared = (own >> 8) == (other >> 8);
   l.same = own == other;
   return l;

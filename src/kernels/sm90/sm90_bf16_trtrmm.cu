@@ -164,8 +164,10 @@ struct TileCoords {
 // C(0, 128 … 135), in the mirror of (0, 1). Rows and columns from 128 on are 16-byte aligned.
 struct QueueCounters {
   int64_t row, col, end;  // the hole: [col, end) of row
+  int bj;                 // in the mirror of scheduler tile (0, bj)
   __host__ __device__ QueueCounters(int64_t n, bool lower)
-      : row(lower ? 0 : n - 1), col(lower ? kTile : 0), end(col + 8) {}
+      : row(lower ? 0 : n - 1), col(lower ? kTile : 0), end(col + 8),
+        bj(lower ? 1 : int((n + kTile - 1) / kTile) - 1) {}
 };
 
 // Zeroes the counters (two words) for the launch that follows this one as its programmatic
@@ -867,7 +869,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 0 && sm.units[0].bi >= 0) {
       const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
       produce<kStages>(sm, &map_a, &map_b, TileCoords(u0, kLower), int(u0.k_begin),
-                       min(kStages, int((u0.k_end - u0.k_begin + kStep - 1) / kStep)), 0, za, zb);
+                       min(kStages, s.steps(u0)), 0, za, zb);
     }
   }
   __syncthreads();
@@ -935,7 +937,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int h = tid - 32 * (kProducerWarp + 1);
         for (int64_t t = blockIdx.x; t < units; t += gridDim.x) {
           const sched::WorkUnit u = s.unit_unsplit(t);
-          if (u.bi == 0 && u.bj == (kLower ? 1 : s.tiles - 1))
+          if (u.bi == 0 && u.bj == qc.bj)
             zero_mirror_around<uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
                                          kLower, kTile, qc.row, qc.end, h,
                                          kHelperThreads);
