@@ -1,0 +1,28 @@
+# Session 39, call 1 (prepared in session 38): is the pair queue's 2-3 µs its level hand-off?
+# Session 38 found that the queue's mechanics, not its dynamic assignment, are the loss (static:
+# the layout's own assignment through the queue kernel, lost as much as the queue); its tries
+# at the parts were void (a probe bug: only band == 1 took the static ticket). One CLI,
+# build-carry/s39.tar.xz (03c94bd + bench/variants/s38_queue_mechanics.patch, fixed: bit 0 of
+# the order's band takes the static ticket), carry ["build-carry", ".deps/openblas"].
+# TRIMM_S38_MODE:
+#   (unset)  the packed layout, dispatch's choice at 3584-5376;
+#   queue    the dynamic queue, forced;
+#   static   the queue kernel with the layout's assignment (session 38: = queue);
+#   local    static, every level's word prefilled in the prologue, rank 0 publishing none (no
+#            hand-off);
+#   early    static, rank 0 publishing each level's words kFetchAhead stages before the level's
+#            end instead of after its last stage (the landable form if local wins);
+#   nozero   static, no zeroing kernel and no programmatic launch;
+#   helpers  static, the helpers zeroing their own tiles' mirrors (the layout's assignment).
+# Predict: local = layout if the hand-off is the loss, and early with it; nozero and helpers
+# ±0.5 µs of static. If none recovers it, what is left is the queue kernel's own code (a
+# template instance of its own: compare the SASS of the two instances' consumer loops).
+export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
+mkdir -p /tmp/v && tar -xJf build-carry/s39.tar.xz -C /tmp/v
+for r in 1 2 3; do for m in layout queue static local early nozero helpers; do
+  printf "%s %-8s " $r $m >> $OUT/bench.txt
+  TRIMM_S38_MODE=$m timeout 40 /tmp/v/qm/trimm bench --sizes 3584,4096,5120 --dtype bf16 --kernel sm90_16bit --no-anchors > /tmp/b.txt 2>&1
+  echo "$r $m rc $?" >> $OUT/rc.txt
+  awk '$2=="trimm"{printf "%s %s %s  ", $1, $6, $9}' /tmp/b.txt >> $OUT/bench.txt; echo >> $OUT/bench.txt
+done; done
+cat $OUT/bench.txt
