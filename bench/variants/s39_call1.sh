@@ -26,3 +26,13 @@ for r in 1 2 3; do for m in layout queue static local early nozero helpers; do
   awk '$2=="trimm"{printf "%s %s %s  ", $1, $6, $9}' /tmp/b.txt >> $OUT/bench.txt; echo >> $OUT/bench.txt
 done; done
 cat $OUT/bench.txt
+# Then the 16-bit tests that had never run: sm90_16bit at n % 8 != 0 past 1024 (4097: the
+# pairs; 5500: the queue; 5889: bands), where every other body's n × n view is refused by the
+# TMA kernel (they checked only the refusal, and so did every sanitizer run "at 4097" before).
+# t/test_gpu_16bit: 03c94bd's kernels + the session's PaddedLeadingDimensions.
+timeout 200 /tmp/v/t/test_gpu_16bit --gtest_filter='*PaddedLeadingDimensions*n4097:*PaddedLeadingDimensions*n5500:*PaddedLeadingDimensions*n5889' > $OUT/tests.txt 2>&1
+echo "padded tests rc $?"; grep -E "PASSED|FAILED" $OUT/tests.txt | head
+for t in 'AllKernels/GpuTrtrmm16.PaddedLeadingDimensions/bf16_sm90_16bit_upper_n4097' 'PairQueue/GpuTrtrmm16.PaddedLeadingDimensions/bf16_sm90_16bit_lower_n5500'; do
+  for tool in memcheck racecheck synccheck; do echo "## $tool $t" >> $OUT/san.txt
+    timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/v/t/test_gpu_16bit --gtest_filter="$t" >> $OUT/san.txt 2>&1; echo "rc $?" >> $OUT/san.txt; done; done
+grep -E "^## |rc |SUMMARY" $OUT/san.txt
