@@ -378,11 +378,12 @@ TEST_P(GpuTrtrmm16, MisalignedOutputOnly) {
 }
 
 // Inf in the referenced triangle must not leak into C's zero triangle (diagonal masks, mirror
-// zeroing: exact zeros, never a computed 0·Inf).
+// zeroing: exact zeros, never a computed 0·Inf). Past n = 1024 for sm90_16bit alone, whose
+// persistent blocks, pairs, queue and bands exist only there.
 TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto& [type, kernel, fill, n] = GetParam();
-  if (n > 1024) GTEST_SKIP() << "checked up to n = 1024";
+  if (n > 1024 && kernel != "sm90_16bit") GTEST_SKIP() << "checked up to n = 1024";
   const int64_t ld = (n + 7) / 8 * 8;
   with_type(type, [&, fill = fill, n = n, kernel = kernel](auto f) {
     using F = decltype(f);
