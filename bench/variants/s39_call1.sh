@@ -1,5 +1,5 @@
-# Session 39, call 1 (prepared in session 38; ~7-9 min). Carry ["build-carry", ".deps/openblas"];
-# build-carry/s39.tar.xz holds qm/trimm (03c94bd + bench/variants/s38_queue_mechanics.patch)
+# Session 39, call 1 (prepared in session 38; ~8-10 min). Carry ["build-carry", ".deps/openblas"];
+# build-carry/s39.tar.xz holds qm/trimm (03c94bd + bench/variants/s38_queue_mechanics.patch), big/trimm (step 4)
 # and t/test_gpu_16bit (03c94bd's kernels + the session's tests: PaddedLeadingDimensions past
 # 1024 where n % 8 != 0, and sm90_16bit's InfInputsLeaveTheZeroTriangleZero past 1024).
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
@@ -43,3 +43,19 @@ cat $OUT/bench.txt
 # 3. The other kernels' new padded runs (sm80_16bit, sm80_16bit_small, simt_16bit, auto).
 timeout 120 $T --gtest_filter='*PaddedLeadingDimensions*n4097:*PaddedLeadingDimensions*n5500:*PaddedLeadingDimensions*n5889:-*sm90_16bit*' >> $OUT/tests.txt 2>&1
 echo "other padded rc $?"; grep -E "PASSED|FAILED" $OUT/tests.txt | tail -4
+# 4. Pairs past 5632, where the tables end today (bands of diagonals take over). big/trimm: qm
+# plus bench/variants/s39_big_table.patch (DispatchOrder's table 4096 entries, 8 KB of kernel
+# parameters: a probe only): its packed pair layout now exists up to 8192 (and at 5632), and
+# TRIMM_S38_MODE=queue forces the queue there. Against qm's bands (6144, 8192) and queue (5632).
+# Predict: pairs −5…−15 % at 6144 if L2 holds (the queue took 5632 −17 %), less or a loss at
+# 8192, where bands were chosen for L2 (16384: 5.2 → 2.6 ms in session 18). If pairs win at
+# 8192, the queue needs a decode by formula (or band-ordered pairs) to get there for real.
+for r in 1 2; do
+  for v in "qm layout" "big layout" "big queue"; do set -- $v
+    printf "%s %-12s " $r "$1-$2" >> $OUT/big.txt
+    TRIMM_S38_MODE=$2 timeout 40 /tmp/v/$1/trimm bench --sizes 5632,6144,8192 --dtype bf16 --kernel sm90_16bit --no-anchors > /tmp/b.txt 2>&1
+    echo "$r $1 $2 rc $?" >> $OUT/rc.txt
+    awk '$2=="trimm"{printf "%s %s %s  ", $1, $6, $9}' /tmp/b.txt >> $OUT/big.txt; echo >> $OUT/big.txt
+  done
+done
+cat $OUT/big.txt
