@@ -38,7 +38,7 @@ trimm_find_nvcc() {
 trimm_require_nvcc() {
   TRIMM_NVCC=$(trimm_find_nvcc) || trimm_die "the CUDA toolkit is required to build trimm, and" \
     "no nvcc was found (looked at \$CUDACXX, PATH, \$CUDA_HOME, \$CUDA_PATH, /usr/local/cuda*)." \
-    "Install the CUDA toolkit (12.x or 13.x; https://developer.nvidia.com/cuda-downloads) or" \
+    "Install the CUDA toolkit (12.1 or later; https://developer.nvidia.com/cuda-downloads) or" \
     "set CUDACXX=/path/to/nvcc. A GPU is not needed to build or to run the CPU tests."
   # Put the toolkit's tools on PATH for CMake's FindCUDAToolkit and for anything run later.
   PATH="$(dirname "$TRIMM_NVCC"):$PATH"

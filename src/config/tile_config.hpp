@@ -110,19 +110,22 @@ inline constexpr int kSm90Bf16SplitRanks = 4;
 // The split's ring depth in use, of the 6 stages (fewer loads in flight where every block starts
 // at once: n = 1024 11.9 against 12.45 µs, session 17).
 inline constexpr int kSm90Bf16SplitStages = 4;
-// Past sched::DispatchOrder's table (more than 1024 units: n > 5632 with 128-wide tiles), one
-// block a unit in bands of this many diagonals, row by row (sched::TriangleSchedule::
-// unit_banded): the ~132 blocks in flight are ~11 rows of 12 tiles, each row of A and column of
-// B read by ~11 of them while L2 holds it, where diagonal by diagonal no two share either
-// (16384: 5.2 -> 2.6 ms, session 18).
+// Past sched::DispatchOrder's table (more than 1024 units: n > 5632 with 128-wide tiles; for one
+// problem, past the pairs: kSm90Bf16PairMaxN), one block a unit in bands of this many
+// diagonals, row by row (sched::TriangleSchedule::unit_banded): the ~132 blocks in flight are
+// ~11 rows of 12 tiles, each row of A and column of B read by ~11 of them while L2 holds it,
+// where diagonal by diagonal no two share either (16384: 5.2 -> 2.6 ms, session 18).
 inline constexpr int kSm90Bf16Band = 12;
-// One problem from this n on, where sched::pair_order has a layout: clusters of two blocks that
-// share an operand by TMA multicast. bf16, ms (session 35): 2048 0.0205 against 0.0184 without;
-// 3072 0.0301 / 0.0289; 3584 0.0400 / 0.0405; 4096 0.0518-0.0522 / 0.0557-0.0559; 4608
-// 0.0673-0.0677 / 0.0719-0.0727; 5120 0.0889 / 0.0940. The layouts fit the order table up to
-// n = 5376 on 132 SMs; past it, up to 5632, the pair queue (5632: 0.115 against 0.139 ms
-// unpaired, session 37).
+// One problem from kSm90Bf16PairMinN to kSm90Bf16PairMaxN, where sched::pair_order has a
+// layout: clusters of two blocks that share an operand by TMA multicast. bf16, ms (session 35):
+// 2048 0.0205 against 0.0184 without; 3072 0.0301 / 0.0289; 3584 0.0400 / 0.0405; 4096
+// 0.0518-0.0522 / 0.0557-0.0559; 4608 0.0673-0.0677 / 0.0719-0.0727; 5120 0.0889 / 0.0940.
+// Against the bands past 5632 (session 39, three rounds): 6144 0.1373-0.1378 / 0.1521-0.1528;
+// 7168 0.215-0.218 / 0.228-0.230; 8192 0.336-0.343 / 0.344-0.352; 9216 0.493-0.497 /
+// 0.478-0.484; 10240 0.710 / 0.643-0.648 (there the bands' sharing of L2 wins). The layout
+// itself exists up to n = 11264 on 132 SMs.
 inline constexpr int64_t kSm90Bf16PairMinN = 3584;
+inline constexpr int64_t kSm90Bf16PairMaxN = 8192;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16
 // planes, so a stage is 64 KB: 3 in the ring (its product: 125 µs at 4096, session 22).

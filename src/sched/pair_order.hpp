@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/hd.hpp"
 #include "sched/dispatch_order.hpp"
 #include "sched/triangle_scheduler.hpp"
 
@@ -47,6 +48,36 @@ inline std::vector<std::pair<int, int>> tile_pairs(const TriangleSchedule& s) {
   return pairs;
 }
 
+// A tile in a layout entry: bi in the high byte, bj in the low one (tiles < 255 a side, so that
+// no tile packs to PairLayout::kHole).
+TRIMM_HD constexpr uint16_t pack_tile(int bi, int bj) { return uint16_t(bi << 8 | bj); }
+TRIMM_HD constexpr int packed_bi(uint16_t t) { return t >> 8; }
+TRIMM_HD constexpr int packed_bj(uint16_t t) { return t & 0xFF; }
+
+// A pair layout as the kernel takes it, by value: entry i · blocks + 2c + r holds rank r's tile
+// of cluster c's i-th pair (pack_tile'd: the kernel decodes no unit index), kHole once cluster c's
+// list has ended (the same level for both ranks). 4096 entries (8 KB of kernel parameters, past
+// CUDA's classic 4 KB: CUDA 12.1 or later) hold the pairs up to n = 8192 and beyond on 132 SMs,
+// where DispatchOrder's 1024 ended them at 5376.
+struct PairLayout {
+  static constexpr int kMaxEntries = 4096;
+  static constexpr int kMaxTiles = 254;  // tiles a side that pack_tile holds apart from kHole
+  static constexpr uint16_t kHole = 0xFFFF;
+  int count = 0;   // entries in `tile`: blocks × the longest list
+  int blocks = 0;  // 2 · the clusters that have pairs; 0: no layout
+  uint16_t tile[kMaxEntries] = {};
+  // Block b's i-th tile (pack_tile'd), or kHole past its list.
+  TRIMM_HD uint16_t at(int64_t b, int i) const {
+    const int64_t x = b + int64_t(i) * blocks;
+    return x < count ? tile[x] : kHole;
+  }
+};
+// Beside three 128-byte tensor maps, the problem and the schedule: CUDA 12.1's 32764 bytes of
+// kernel parameters hold them.
+static_assert(sizeof(PairLayout) <= 8400, "kernel parameters: the pair layout within 8.2 KB");
+static_assert(pack_tile(PairLayout::kMaxTiles - 1, PairLayout::kMaxTiles - 1) < PairLayout::kHole,
+              "no tile packs to the hole");
+
 // The schedule's pairs heaviest first under cost(unit) (a pair weighs its longer tile), with
 // their weights; none for a dense or split schedule, where the pairs fit `clusters` clusters at
 // once, where two pairs' tiles would outgrow the table, or where a pair's bands differ by more
@@ -58,7 +89,8 @@ std::vector<std::pair<int, int>> weighed_pairs(const TriangleSchedule& s, int64_
   w.clear();
   if (s.dense || s.split_d < s.tiles || clusters < 1) return {};
   std::vector<std::pair<int, int>> pairs = tile_pairs(s);
-  if (int64_t(pairs.size()) <= clusters || 2 * pairs.size() > size_t(DispatchOrder::kMaxUnits))
+  if (int64_t(pairs.size()) <= clusters || 2 * pairs.size() > size_t(PairLayout::kMaxEntries) ||
+      s.tiles > PairLayout::kMaxTiles)
     return {};
   for (const auto& [a, b] : pairs)
     if (std::abs(s.steps(s.unit_unsplit(a)) - s.steps(s.unit_unsplit(b))) > max_lag) return {};
@@ -72,11 +104,11 @@ std::vector<std::pair<int, int>> weighed_pairs(const TriangleSchedule& s, int64_
   return pairs;
 }
 
-// The pair layout for `clusters` clusters of two under cost(unit), or none (count 0) where
+// The pair layout for `clusters` clusters of two under cost(unit), or none (blocks 0) where
 // weighed_pairs gives none or the layout outgrows the table.
 template <class Cost>
-DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
-  DispatchOrder d{};
+PairLayout pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
+  PairLayout d{};
   std::vector<double> w;
   const std::vector<std::pair<int, int>> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
   if (pairs.empty()) return d;
@@ -86,45 +118,20 @@ DispatchOrder pair_order(const TriangleSchedule& s, int64_t clusters, int max_la
   std::stable_sort(bins.begin(), bins.end(),
                    [](const auto& x, const auto& y) { return x.size() > y.size(); });
   const int64_t blocks = 2 * int64_t(bins.size()), levels = int64_t(bins.front().size());
-  if (blocks * levels > DispatchOrder::kMaxUnits) return d;
+  if (blocks * levels > PairLayout::kMaxEntries) return d;
   d.blocks = int(blocks);
   d.count = int(blocks * levels);
+  auto packed = [&](int unit) {
+    const WorkUnit u = s.unit_unsplit(unit);
+    return pack_tile(u.bi, u.bj);
+  };
   for (int64_t i = 0; i < levels; ++i)
     for (size_t c = 0; c < bins.size(); ++c) {
       const bool has = size_t(i) < bins[c].size();
       const std::pair<int, int> p = has ? pairs[size_t(bins[c][size_t(i)])] : std::pair{-1, -1};
-      d.unit[i * blocks + 2 * int64_t(c)] = has ? uint16_t(p.first) : DispatchOrder::kHole;
-      d.unit[i * blocks + 2 * int64_t(c) + 1] = has ? uint16_t(p.second) : DispatchOrder::kHole;
+      d.tile[i * blocks + 2 * int64_t(c)] = has ? packed(p.first) : PairLayout::kHole;
+      d.tile[i * blocks + 2 * int64_t(c) + 1] = has ? packed(p.second) : PairLayout::kHole;
     }
-  return d;
-}
-
-// A tile packed into a queue entry: bi in the high byte, bj in the low one.
-inline uint16_t pack_tile(int bi, int bj) { return uint16_t(bi << 8 | bj); }
-
-// The pairs as a queue that clusters take from while they run: cluster c starts on entry c and
-// takes each next one from a counter as its loads end, so that clusters on faster SMs take more
-// (at n = 4096 blocks with equal work ended up to 20 % apart, by SM: bench/NOTES.md, session 35).
-// The entries replay pair_order's packing (replay_order), so that clusters of equal speed take
-// what the packing gives them. unit[2x + r]: entry x's rank-r tile, pack_tile'd; count =
-// 2 · pairs, blocks = 2 · clusters. None (count 0) where weighed_pairs gives none. Where
-// pair_order's layout exists the queue was 2-3 µs slower at n = 3584-5120 (bench/RESULTS.md,
-// session 37), so sm90_16bit takes it only past that layout's table.
-template <class Cost>
-DispatchOrder pair_queue(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
-  DispatchOrder d{};
-  std::vector<double> w;
-  const std::vector<std::pair<int, int>> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
-  if (pairs.empty() || s.tiles > 254) return d;  // unit_list::kLevelUnset is no tile
-  const std::vector<int> order = replay_order(improve_bins(lpt_bins(w, clusters), w), w);
-  d.blocks = int(2 * clusters);
-  d.count = int(2 * order.size());
-  for (size_t x = 0; x < order.size(); ++x) {
-    const std::pair<int, int>& p = pairs[size_t(order[x])];
-    const WorkUnit a = s.unit_unsplit(p.first), b = s.unit_unsplit(p.second);
-    d.unit[2 * x] = pack_tile(a.bi, a.bj);
-    d.unit[2 * x + 1] = pack_tile(b.bi, b.bj);
-  }
   return d;
 }
 

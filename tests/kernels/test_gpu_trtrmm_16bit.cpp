@@ -347,7 +347,7 @@ TEST_P(GpuTrtrmm16, NormalInputsWithinBound) {
 }
 
 // ld > n, all multiples of 8 (16-byte rows: the TMA kernel takes them), all different. Past
-// n = 1024, integers only, and only where n is not a multiple of 8 (4097, 5500, 5889): there
+// n = 1024, integers only, and only where n is not a multiple of 8 (4097, 5500, 5889, 8193): there
 // the TMA kernel refuses the n × n views of the other bodies (they check only the refusal), so
 // this is its only run at those n: its last tile column stored through registers.
 TEST_P(GpuTrtrmm16, PaddedLeadingDimensions) {
@@ -379,7 +379,7 @@ TEST_P(GpuTrtrmm16, MisalignedOutputOnly) {
 
 // Inf in the referenced triangle must not leak into C's zero triangle (diagonal masks, mirror
 // zeroing: exact zeros, never a computed 0·Inf). Past n = 1024 for sm90_16bit alone, whose
-// persistent blocks, pairs, queue and bands exist only there.
+// persistent blocks, pairs and bands exist only there.
 TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto& [type, kernel, fill, n] = GetParam();
@@ -438,38 +438,54 @@ INSTANTIATE_TEST_SUITE_P(
              to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
     });
 
-// Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm90_16bit and sm80_16bit
-// run one block a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47
-// tiles: a last, partial band of 11 diagonals; n × n rows not 16-byte aligned): sm90_16bit's last
-// tile column through registers (PaddedLeadingDimensions); 6144 (4 whole bands, aligned rows):
-// sm90_16bit all through TMA.
+// The suites below name one kernel each.
+auto kernel_suite_name = [](const auto& info) {
+  return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
+         to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
+};
+
+// Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm80_16bit runs one block
+// a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47 tiles: a last,
+// partial band of 11 diagonals; n × n rows not 16-byte aligned), 6144 (4 whole bands).
 INSTANTIATE_TEST_SUITE_P(
     Banded, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
-                       ::testing::Values(std::string("sm90_16bit"), std::string("sm80_16bit")),
+                       ::testing::Values(std::string("sm80_16bit")),
                        ::testing::Values(Fill::Upper, Fill::Lower),
                        ::testing::Values(int64_t(5889), int64_t(6144))),
-    [](const auto& info) {
-      return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
-             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
-    });
+    kernel_suite_name);
 
-// Past the pair layouts' table (at 132 SMs, n > 5376: eight levels of 66 clusters outgrow its
-// 1024 entries) up to the pair queue's own (two entries a pair): sm90_16bit's clusters take
-// their pairs from a counter kept in C's other triangle, which must end zero like the rest.
-// 5500 (43 tiles, n not a multiple of 8): the last tile column through registers (in
-// PaddedLeadingDimensions: the other bodies' n × n views are refused); 5632 (44 tiles): every
-// tile through TMA.
+// sm90_16bit's bands: past its pairs (config::kSm90Bf16PairMaxN = 8192). 8193 (65 tiles: a
+// last band of 5 diagonals, the last tile column through registers; only PaddedLeadingDimensions
+// and the Inf body run the kernel there), fp16 and bf16; 8320 (65 whole tiles, every tile through
+// TMA), bf16 alone: each test here takes ~8 s on the H200.
 INSTANTIATE_TEST_SUITE_P(
-    PairQueue, GpuTrtrmm16,
+    BandedSm90, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
                        ::testing::Values(std::string("sm90_16bit")),
                        ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values(int64_t(5500), int64_t(5632))),
-    [](const auto& info) {
-      return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
-             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
-    });
+                       ::testing::Values(int64_t(8193))),
+    kernel_suite_name);
+INSTANTIATE_TEST_SUITE_P(
+    BandedSm90Aligned, GpuTrtrmm16,
+    ::testing::Combine(::testing::Values(Type::Bf16), ::testing::Values(std::string("sm90_16bit")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(8320))),
+    kernel_suite_name);
+
+// sm90_16bit's pairs past the 1024-entry table they had up to session 38 (n > 5376 on 132 SMs):
+// sched::PairLayout's 4096 entries, up to config::kSm90Bf16PairMaxN. 5500 (43 tiles) and 5889
+// (47): n not a multiple of 8, the last tile column through registers (in
+// PaddedLeadingDimensions: the other bodies' n × n views are refused); 6144 (48 tiles) and 8192
+// (64, the last n with pairs): every tile through TMA.
+INSTANTIATE_TEST_SUITE_P(
+    WidePairs, GpuTrtrmm16,
+    ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                       ::testing::Values(std::string("sm90_16bit")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values(int64_t(5500), int64_t(5889), int64_t(6144),
+                                         int64_t(8192))),
+    kernel_suite_name);
 
 // --- batches --------------------------------------------------------------------------------
 using BatchParam = std::tuple<Type, Fill, int64_t>;

@@ -166,24 +166,22 @@ const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64
   return *slot;
 }
 
-// sched::pair_order (or, queue, sched::pair_queue) for schedule s on `clusters` clusters of two
-// under cost, built once per family and shape and kept, as cached_order.
+// sched::pair_order for schedule s on `clusters` clusters of two under cost, built once per
+// family and shape and kept (host memory, 8 KB per entry), as cached_order.
 template <class Cost>
-const sched::DispatchOrder& cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
-                                              int max_lag, const Cost& cost, bool queue = false) {
+const sched::PairLayout& cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
+                                           int max_lag, const Cost& cost) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
   static std::mutex mu;
-  static std::map<std::tuple<const void*, int64_t, int, int, int64_t, int, bool>,
-                  std::unique_ptr<sched::DispatchOrder>>
+  static std::map<std::tuple<const void*, int64_t, int, int, int64_t, int>,
+                  std::unique_ptr<sched::PairLayout>>
       cache;
   const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
-                                   clusters, max_lag, queue);
+                                   clusters, max_lag);
   const std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[key];
   if (!slot)
-    slot = std::make_unique<sched::DispatchOrder>(
-        queue ? sched::pair_queue(s, clusters, max_lag, cost)
-              : sched::pair_order(s, clusters, max_lag, cost));
+    slot = std::make_unique<sched::PairLayout>(sched::pair_order(s, clusters, max_lag, cost));
   return *slot;
 }
 

@@ -104,19 +104,6 @@ __device__ void zero_mirror(T* C, int64_t ldc, int64_t n, int bi, int bj, bool t
   zero_region<kVec, T>(C, ldc, n, r0, c0, tile, tile, tid, threads);
 }
 
-// zero_mirror with 16-byte stores, but for a hole: row hole_row's elements from the tile's first
-// column up to hole_end (exclusive) stay as they are (sm90_16bit's pair-queue counters).
-template <typename T>
-__device__ void zero_mirror_around(T* C, int64_t ldc, int64_t n, int bi, int bj, bool trans,
-                                   int tile, int64_t hole_row, int64_t hole_end, int tid,
-                                   int threads) {
-  const int64_t r0 = int64_t(trans ? bi : bj) * tile, c0 = int64_t(trans ? bj : bi) * tile;
-  zero_region<true, T>(C, ldc, n, r0, c0, int(hole_row - r0), tile, tid, threads);
-  zero_region<true, T>(C, ldc, n, hole_row, hole_end, 1, int(c0 + tile - hole_end), tid, threads);
-  zero_region<true, T>(C, ldc, n, hole_row + 1, c0, int(r0 + tile - hole_row - 1), tile, tid,
-                       threads);
-}
-
 // The fix-up pass for split tiles: C'(tile) += transpose(mirror), then the mirror becomes zero.
 // In row-major C the pair is X = C[P rows, Q cols] and M = C[Q rows, P cols]. One block per
 // 32×32 sub-tile, through shared memory so that both are read and written along rows: all

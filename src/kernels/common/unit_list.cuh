@@ -12,6 +12,7 @@
 
 #include "common/hd.hpp"
 #include "sched/dispatch_order.hpp"
+#include "sched/pair_order.hpp"
 #include "sched/triangle_scheduler.hpp"
 #include "trimm/types.hpp"
 
@@ -93,24 +94,21 @@ class Walk {
   int i_ = 0;
 };
 
-// A pair's partner at one level: its tile, bi in the high half and bj in the low one (a pair
-// layout has fewer than 46 tiles a side: sched::pair_order), or kNoPartner.
-constexpr uint32_t kNoPartner = 0xFFFFFFFFu;
-
-// decode, and in partner[] the partner block's (block ^ 1's) tile at each level. Both lists are
-// one pass of 2·kMaxLevels entries over the threads, so that each of 256 threads or more
-// decodes a single entry: the decode delays a block's first loads. sm90_16bit at 4096, session
-// 36 (bench/RESULTS.md): three entries a thread 51.4-52.4 µs, two 50.4-51.2, one 49.6-49.9.
-TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleSchedule& s,
-                          const sched::DispatchOrder& order, int64_t block, int64_t blocks,
-                          int tid, int threads) {
-  const int64_t end = order.extent(s.num_units());
+// Block `block`'s list of a pair layout into list[0, kMaxLevels), and in partner[] the partner
+// block's (block ^ 1's) tile at each level (pack_tile'd, PairLayout::kHole past its list). Both
+// lists are one pass of 2·kMaxLevels entries over the threads, so that each of 256 threads or
+// more decodes a single entry: the decode delays a block's first loads. sm90_16bit at 4096,
+// session 36 (bench/RESULTS.md): three entries a thread 51.4-52.4 µs, two 50.4-51.2, one
+// 49.6-49.9.
+TRIMM_HD void decode_pair(Entry* list, uint16_t* partner, const sched::PairLayout& layout,
+                          int64_t block, int tid, int threads) {
   for (int j = tid; j < 2 * kMaxLevels; j += threads) {
     if (j < kMaxLevels) {
-      list[j] = entry_at(s, order, end, block, blocks, j);
+      const uint16_t t = layout.at(block, j);
+      list[j] = t == sched::PairLayout::kHole ? Entry{-1, -1}
+                                              : Entry{sched::packed_bi(t), sched::packed_bj(t)};
     } else {
-      const Entry e = entry_at(s, order, end, block ^ 1, blocks, j - kMaxLevels);
-      partner[j - kMaxLevels] = e.bi < 0 ? kNoPartner : uint32_t(e.bi) << 16 | uint32_t(e.bj);
+      partner[j - kMaxLevels] = layout.at(block ^ 1, j - kMaxLevels);
     }
   }
 }
@@ -119,15 +117,15 @@ TRIMM_HD void decode_pair(Entry* list, uint32_t* partner, const sched::TriangleS
 // whether the two share their band start (the same scheduler row) or compute the same tile.
 class PairWalk {
  public:
-  TRIMM_HD PairWalk(const Entry* list, const uint32_t* partner, const sched::TriangleSchedule& s)
+  TRIMM_HD PairWalk(const Entry* list, const uint16_t* partner, const sched::TriangleSchedule& s)
       : walk_(list, s), partner_(partner), s_(s) {}
   TRIMM_HD bool next(PairLevel& l) {
     if (!walk_.next(l)) return false;  // the unit and its stages
-    const uint32_t p = partner_[i_++];
+    const uint16_t p = partner_[i_++];
     l.partner_steps = 0;
     l.shared = l.same = false;
-    if (p != kNoPartner) {
-      const sched::WorkUnit u = s_.whole_unit(int(p >> 16), int(p & 0xFFFFu));
+    if (p != sched::PairLayout::kHole) {
+      const sched::WorkUnit u = s_.whole_unit(sched::packed_bi(p), sched::packed_bj(p));
       l.partner_steps = s_.steps(u);
       l.shared = u.bi == l.u.bi;
       l.same = l.shared && u.bj == l.u.bj;
@@ -137,37 +135,9 @@ class PairWalk {
 
  private:
   Walk walk_;
-  const uint32_t* partner_;
+  const uint16_t* partner_;
   const sched::TriangleSchedule& s_;
   int i_ = 0;
 };
-
-// A queued pair's level as cluster rank `rank` sees it (sched::pair_queue), packed: its own tile
-// in the high half, the other rank's in the low one (sched::pack_tile each).
-TRIMM_HD uint32_t queued_word(const sched::DispatchOrder& queue, uint32_t pair, int rank) {
-  return uint32_t(queue.unit[2 * pair + uint32_t(rank)]) << 16 |
-         uint32_t(queue.unit[2 * pair + uint32_t(rank ^ 1)]);
-}
-
-// The level a queued word describes.
-TRIMM_HD PairLevel queued_level(uint32_t word, const sched::TriangleSchedule& s) {
-  const uint32_t own = word >> 16, other = word & 0xFFFFu;
-  auto unit = [&](uint32_t tile) {  // sched::pack_tile's inverse
-    return s.whole_unit(int(tile >> 8), int(tile & 0xFFu));
-  };
-  PairLevel l;
-  l.u = unit(own);
-  l.steps = s.steps(l.u);
-  l.partner_steps = s.steps(unit(other));
-  l.shared = (own >> 8) == (other >> 8);
-  l.same = own == other;
-  return l;
-}
-
-// A block's levels under the pair queue, as rank 0's producer publishes them in shared memory:
-// entry i is level i's queued_word, kLevelUnset until it is known, kLevelEnd past the last
-// (neither is a word: pair_queue's tiles are fewer than 255 a side). Written once, before any of
-// the level's loads is issued.
-constexpr uint32_t kLevelUnset = 0xFFFFFFFFu, kLevelEnd = 0xFFFFFFFEu;
 
 }  // namespace trimm::kernels::unit_list

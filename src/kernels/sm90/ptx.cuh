@@ -187,23 +187,6 @@ __device__ __forceinline__ void st_cluster(uint32_t remote, float4 v) {
                : "memory");
 }
 
-// A word that another cluster block (or this one) may write while it is read, as atomics:
-// relaxed at cluster scope, so that a poll sees the write soon and no fence is paid (and
-// compute-sanitizer's racecheck, which flags plain accesses, takes them as synchronized).
-__device__ __forceinline__ uint32_t poll_cluster(const uint32_t* p) {
-  uint32_t v;
-  asm volatile("atom.relaxed.cluster.shared::cta.or.b32 %0, [%1], 0;\n"
-               : "=r"(v)
-               : "r"(uint32_t(__cvta_generic_to_shared(p)))
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void publish_cluster(uint32_t address, uint32_t v) {
-  asm volatile("atom.relaxed.cluster.shared::cluster.exch.b32 _, [%0], %1;\n" ::"r"(address),
-               "r"(v)
-               : "memory");
-}
-
 // Waits at a named barrier (ids 1-15; 0 is __syncthreads') for `threads` threads, whole warps.
 __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");

@@ -8,15 +8,13 @@
 // A persistent grid where sched::persistent_order has a layout (one block per SM, each walking
 // its packed list of units, heaviest first, the ring continuing from unit to unit, so that the
 // producer loads the next unit while the consumers store the last). For one problem, in clusters
-// of two where sched::pair_order has a layout (kPair): the two blocks take tiles of one
-// scheduler row, level by level, in step, and each loads half of the operand they share (Upper:
-// A's rows; Lower: B's columns) and multicasts it to both, since at n = 4096 the stages wait on
-// L2 (bench/RESULTS.md, session 35: A on every other stage alone took 54 to 46 µs). Past that
-// layout's table, the same pairs from a queue (kQueue, sched::pair_queue): each cluster takes its
-// next pair from a counter as its loads end (5632: 0.139 -> 0.115 ms; where the layout exists
-// the queue lost 2-3 µs, session 37). Else one block per unit in the balanced order (longest
-// first for a batch; past the tables, in bands of diagonals for L2: config::kSm90Bf16Band). No
-// split units (see below).
+// of two where sched::pair_order has a layout (kPair; config::kSm90Bf16PairMinN to
+// kSm90Bf16PairMaxN): the two blocks take tiles of one scheduler row, level by level, in step,
+// and each loads half of the operand they share (Upper: A's rows; Lower: B's columns) and
+// multicasts it to both, since at n = 4096 the stages wait on L2 (bench/RESULTS.md, session 35:
+// A on every other stage alone took 54 to 46 µs). Else one block per unit in the balanced order
+// (longest first for a batch; past the tables, in bands of diagonals for L2:
+// config::kSm90Bf16Band). No split units (see below).
 // Three warpgroups:
 //   WG0, WG1: consumers, 64 rows m × 128 columns n of the 128×128 tile each: four m64n128k16
 //     wgmmas per 64-k stage, one commit group per stage, the previous stage's group retired
@@ -122,10 +120,7 @@ struct SharedStorage {
   OutBuffer out[kConsumers];
   uint64_t full[kStages], empty[kStages];
   unit_list::Entry units[unit_list::kMaxLevels];  // the block's units (unsplit kernel)
-  union {
-    uint32_t partner[unit_list::kMaxLevels];  // a pair layout's partners, level by level (kPair)
-    uint32_t levels[unit_list::kMaxLevels];   // a pair queue's levels (kQueue: QueueWalk)
-  };
+  uint16_t partner[unit_list::kMaxLevels];  // a pair layout's partners, level by level (kPair)
 };
 static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
 
@@ -156,28 +151,6 @@ struct TileCoords {
       : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
 };
 
-// The pair queue's two counters (the next pair's ticket, the clusters done) live in C's other
-// triangle, the call's own memory, which it leaves zero: the first 8 elements (16 bytes) of row
-// `row` from column `col`, at the start of a mirror tile (never a diagonal tile, whose store
-// zeroes its other half). The helpers zero that tile around them; the last cluster to end zeroes
-// them. Upper: C(n − 1, 0 … 7), in the mirror of scheduler tile (0, tiles − 1); Lower:
-// C(0, 128 … 135), in the mirror of (0, 1). Rows and columns from 128 on are 16-byte aligned.
-struct QueueCounters {
-  int64_t row, col, end;  // the hole: [col, end) of row
-  int bj;                 // in the mirror of scheduler tile (0, bj)
-  __host__ __device__ QueueCounters(int64_t n, bool lower)
-      : row(lower ? 0 : n - 1), col(lower ? kTile : 0), end(col + 8),
-        bj(lower ? 1 : int((n + kTile - 1) / kTile) - 1) {}
-};
-
-// Zeroes the counters (two words) for the launch that follows this one as its programmatic
-// dependent: that one starts at once and waits for this only before its first ticket.
-__global__ void zero_queue_counters(uint32_t* counters) {
-  allow_dependent_launch();
-  counters[0] = 0u;
-  counters[1] = 0u;
-}
-
 #if TRIMM_SM90_DEVICE
 
 namespace ptx = sm90::ptx;
@@ -191,32 +164,6 @@ constexpr int kStoreBarrier = 4;   // named barriers of one consumer's epilogue 
 static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier + kConsumers &&
                   kStoreBarrier + kConsumers <= 16,
               "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
-
-// The levels a pair-queue block runs (unit_list::kLevelUnset and kLevelEnd), as rank 0's
-// producer publishes them. kWarp: every lane of a warp walks it (lane 0 polls, the warp takes
-// its value, so that it stays warp-uniform); else one thread.
-template <bool kWarp>
-class QueueWalk {
- public:
-  __device__ QueueWalk(const uint32_t* levels, const sched::TriangleSchedule& s)
-      : levels_(levels), s_(s) {}
-  __device__ bool next(unit_list::PairLevel& l) {
-    if (i_ == unit_list::kMaxLevels) return false;
-    uint32_t word = 0;
-    if (!kWarp || threadIdx.x % 32 == 0)
-      while ((word = ptx::poll_cluster(levels_ + i_)) == unit_list::kLevelUnset) __nanosleep(64);
-    if constexpr (kWarp) word = __shfl_sync(0xFFFFFFFFu, word, 0);
-    if (word == unit_list::kLevelEnd) return false;
-    ++i_;
-    l = unit_list::queued_level(word, s_);
-    return true;
-  }
-
- private:
-  const uint32_t* levels_;
-  const sched::TriangleSchedule& s_;
-  int i_ = 0;
-};
 
 // --- producer: one thread, kRing loads ahead --------------------------------------------------
 // B's stage from k0, all of its boxes of 64 columns, completing on `full`.
@@ -289,57 +236,6 @@ __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const 
     if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
     load_pair_stage<kLower>(sm, map_a, map_b, tc, int(l.u.k_begin) + it * kStep, q, za, zb, rank,
                             it < l.steps, l.shared && it < l.steps && it < l.partner_steps);
-  }
-}
-
-// Stages before a level's end at which a pair-queue producer takes the next pair from the
-// counter (2·kFetchAhead) and reads its tiles from the table (kFetchAhead): each answer comes
-// from L2 (~2-3 µs under this load, like a load's) while it issues the stages in between, and
-// the choice is still made near the level's end, not at its start.
-constexpr int kFetchAhead = kStages;
-
-// Rank 0's producer under the pair queue (sched::pair_queue): cluster c's levels start at entry
-// c; each next one is taken from counters[0] 2·kFetchAhead stages before the level's end, its
-// tiles read kFetchAhead before, and both blocks' words published (each into its own `levels`)
-// before the next level's first load. The last slot ends the list, so that every level's entry
-// exists. counters[1] counts the clusters done: the last zeroes both (QueueCounters).
-template <bool kLower>
-__device__ void produce_queue(SharedStorage& sm, const CUtensorMap* map_a,
-                              const CUtensorMap* map_b, const sched::DispatchOrder& queue,
-                              const sched::TriangleSchedule& s, uint32_t* counters, int za,
-                              int zb) {
-  const uint32_t clusters = uint32_t(queue.blocks / 2), pairs = uint32_t(queue.count / 2);
-  const uint32_t remote = ptx::map_shared_rank(shared_address(sm.levels), 1);
-  uint32_t pair = blockIdx.x / 2;
-  int q0 = 0;
-  uint32_t word = unit_list::queued_word(queue, pair, 0);
-  for (int i = 0;; ++i) {
-    const unit_list::PairLevel l = unit_list::queued_level(word, s);
-    const int steps = l.common_steps();
-    const int first = i == 0 ? min(kStages, steps) : 0;  // the prologue's
-    const int take = max(first, steps - 2 * kFetchAhead), read = max(take, steps - kFetchAhead);
-    const bool more = i + 2 < unit_list::kMaxLevels;
-    produce_pair<kLower>(sm, map_a, map_b, l, q0, za, zb, 0, first, take);
-    if (i == 0) wait_for_previous_grid();  // zero_queue_counters
-    const uint32_t ticket = more ? atomicAdd(counters, 1u) : pairs;
-    produce_pair<kLower>(sm, map_a, map_b, l, q0, za, zb, 0, take, read);
-    const bool end = clusters + ticket >= pairs;
-    pair = clusters + ticket;
-    const uint32_t own = end ? unit_list::kLevelEnd : unit_list::queued_word(queue, pair, 0);
-    const uint32_t other = end ? unit_list::kLevelEnd : unit_list::queued_word(queue, pair, 1);
-    produce_pair<kLower>(sm, map_a, map_b, l, q0, za, zb, 0, read, steps);
-    ptx::publish_cluster(shared_address(sm.levels + i + 1), own);
-    ptx::publish_cluster(remote + 4u * uint32_t(i + 1), other);
-    if (end) {
-      __threadfence();  // this cluster's last ticket taken before it counts itself done
-      if (atomicAdd(counters + 1, 1u) == clusters - 1) {
-        __threadfence();
-        *reinterpret_cast<uint4*>(counters) = make_uint4(0u, 0u, 0u, 0u);
-      }
-      return;
-    }
-    word = own;
-    q0 += steps;
   }
 }
 
@@ -793,16 +689,19 @@ __device__ __forceinline__ void cluster_sync_all() {
 
 #endif  // TRIMM_SM90_DEVICE
 
+// The order a launch takes: a pair layout (kPair) or an index order, persistent layout or bands.
+template <bool kPair>
+using OrderOf = std::conditional_t<kPair, sched::PairLayout, sched::DispatchOrder>;
+
 // kPair: a cluster pair's block (sched/pair_order.hpp), blocks 2c and 2c + 1 of cluster c, rank
 // blockIdx.x % 2, each walking its list in step with the other and sharing one operand.
-template <bool kLower, bool kSplit, bool kPair, bool kQueue, typename S>
+template <bool kLower, bool kSplit, bool kPair, typename S>
 __global__ void __launch_bounds__(kThreads, 1)
     sm90_bf16_trtrmm_kernel(const __grid_constant__ CUtensorMap map_a,
                             const __grid_constant__ CUtensorMap map_b,
                             const __grid_constant__ CUtensorMap map_c, Problem16<S> p,
                             sched::TriangleSchedule s, int64_t batch_offset,
-                            const __grid_constant__ sched::DispatchOrder order,
-                            uint32_t* counters) {
+                            const __grid_constant__ OrderOf<kPair> order) {
 #if TRIMM_SM90_DEVICE
   // Aligned by pointer arithmetic on the __shared__ array, never through an integer (which would
   // make every shared access a generic one).
@@ -837,21 +736,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::tma_prefetch_descriptor(&map_c);
   }
   const int rank = int(blockIdx.x % 2);  // a pair's (kPair)
-  if constexpr (kQueue) {
-    // Level 0 is pair c (the cluster's), the rest unknown until rank 0's producer takes them.
-    for (int i = tid; i < unit_list::kMaxLevels; i += kThreads)
-      sm.levels[i] = i == 0 ? unit_list::queued_word(order, blockIdx.x / 2, rank)
-                            : unit_list::kLevelUnset;
-    // Both blocks' barriers and levels initialized before either's multicast or remote write.
-    cluster_sync_all();
-    // The first level's first loads, as below (ring positions below kStages: no waits).
-    if (tid == 0) {
-      const unit_list::PairLevel l0 = unit_list::queued_level(sm.levels[0], s);
-      produce_pair<kLower>(sm, &map_a, &map_b, l0, 0, za, zb, rank, 0,
-                           min(kStages, l0.common_steps()));
-    }
-  } else if constexpr (kPair) {
-    unit_list::decode_pair(sm.units, sm.partner, s, order, blockIdx.x, gridDim.x, tid, kThreads);
+  if constexpr (kPair) {
+    unit_list::decode_pair(sm.units, sm.partner, order, blockIdx.x, tid, kThreads);
     // Both blocks' barriers initialized before either's multicast or remote arrival.
     cluster_sync_all();
     // The first level's first loads, as below (ring positions below kStages: no waits).
@@ -897,15 +783,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kRing = kSplit ? kSplitRing : kStages;
   if (tid >= kConsumerThreads) {
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
-    if (tid == 32 * kProducerWarp && kQueue && rank == 0) {
-      produce_queue<kLower>(sm, &map_a, &map_b, order, s, counters, za, zb);
-    } else if (tid == 32 * kProducerWarp && kQueue) {
-      int q0 = 0;
-      unit_list::PairLevel l;
-      for (QueueWalk<false> w(sm.levels, s); w.next(l); q0 += l.common_steps())
-        produce_pair<kLower>(sm, &map_a, &map_b, l, q0, za, zb, rank,
-                             q0 == 0 ? min(kStages, l.common_steps()) : 0, l.common_steps());
-    } else if (tid == 32 * kProducerWarp && kPair) {
+    if (tid == 32 * kProducerWarp && kPair) {
       int q0 = 0;
       unit_list::PairLevel l;
       for (unit_list::PairWalk w(sm.units, sm.partner, s); w.next(l); q0 += l.common_steps())
@@ -923,30 +801,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       });
     } else if (tid >= 32 * (kProducerWarp + 1)) {
       // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
-      // shared by a cluster's ranks; under the pair queue, every gridDim.x-th tile's from this
-      // block's on (its units are known only as it runs).
-      auto zero = [&](const sched::WorkUnit& u) {
+      // shared by a cluster's ranks.
+      each([&](const sched::WorkUnit& u) {
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
                                       kLower, kTile,
                                       cl.rank * kHelperThreads + tid - 32 * (kProducerWarp + 1),
                                       cl.ranks * kHelperThreads);
-      };
-      if constexpr (kQueue) {
-        const QueueCounters qc(p.n, kLower);
-        const int h = tid - 32 * (kProducerWarp + 1);
-        for (int64_t t = blockIdx.x; t < units; t += gridDim.x) {
-          const sched::WorkUnit u = s.unit_unsplit(t);
-          if (u.bi == 0 && u.bj == qc.bj)
-            zero_mirror_around<uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
-                                         kLower, kTile, qc.row, qc.end, h,
-                                         kHelperThreads);
-          else
-            zero(u);
-        }
-      } else {
-        each(zero);
-      }
+      });
     }
     if constexpr (kSplit) {  // the consumers' two cluster barriers count every thread
       cluster_sync_all();
@@ -956,12 +818,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  if constexpr (kQueue) {
-    ptx::setmaxnreg_inc<kConsumerRegs>();
-    QueueWalk<true> w(sm.levels, s);
-    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
-                             w, tid, rank ^ 1);
-  } else if constexpr (kPair) {
+  if constexpr (kPair) {
     ptx::setmaxnreg_inc<kConsumerRegs>();
     unit_list::PairWalk w(sm.units, sm.partner, s);
     consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
@@ -1019,14 +876,12 @@ double unit_cost(const sched::WorkUnit& u) {
 
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, false, false, S>;
-  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, false, false, S>;
-  constexpr auto pair_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, false, S>;
-  constexpr auto queue_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, true, S>;
+  constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, false, S>;
+  constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, false, S>;
+  constexpr auto pair_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, S>;
   constexpr int smem = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
   sm90::check_launch_registers<kernel, kLaunchRegs>("sm90_16bit");
   sm90::check_launch_registers<pair_kernel, kLaunchRegs>("sm90_16bit (pairs)");
-  sm90::check_launch_registers<queue_kernel, kLaunchRegs>("sm90_16bit (pair queue)");
   // Opts in to the shared memory, checks fit.
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, kThreads, smem);
   // A: `rows` rows × 64 k per box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64
@@ -1036,36 +891,22 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   };
   const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
-  // One problem from config::kSm90Bf16PairMinN: clusters of two blocks that share an operand
-  // (sched/pair_order.hpp), in its packed layout where that exists, else, past the layouts'
-  // table, through the pair queue. Upper shares A, in 64-row boxes.
-  if (p.batch == 1 && p.n >= config::kSm90Bf16PairMinN && dev.cc == 90 &&
-      has_clusters<pair_kernel>(dev.ordinal)) {
-    blocks_per_sm<pair_kernel>(dev.ordinal, kThreads, smem);   // opts them in
-    blocks_per_sm<queue_kernel>(dev.ordinal, kThreads, smem);
+  // One problem from config::kSm90Bf16PairMinN to kSm90Bf16PairMaxN: clusters of two blocks
+  // that share an operand (sched/pair_order.hpp), in its packed layout where that exists. Upper
+  // shares A, in 64-row boxes.
+  if (p.batch == 1 && p.n >= config::kSm90Bf16PairMinN && p.n <= config::kSm90Bf16PairMaxN &&
+      dev.cc == 90 && has_clusters<pair_kernel>(dev.ordinal)) {
+    blocks_per_sm<pair_kernel>(dev.ordinal, kThreads, smem);  // opts it in
     const int64_t clusters = max_clusters<pair_kernel>(dev, 2, kThreads, smem);
     const sched::TriangleSchedule s =
         sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
-    const CUtensorMap map_a_pair = map_a_of(kLower ? kTile : 64);
-    const sched::DispatchOrder& layout = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
-    if (layout.blocks > 0 && unit_list::fits(layout.blocks)) {
-      unit_list::check_fits(layout, "sm90_16bit");
+    const sched::PairLayout& layout = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
+    // Each block's list must fit its kMaxLevels (a device with few clusters).
+    if (layout.blocks > 0 && layout.count <= int64_t(layout.blocks) * unit_list::kMaxLevels) {
+      const CUtensorMap map_a_pair = map_a_of(kLower ? kTile : 64);
       const ClusterLaunch cl(dim3(unsigned(layout.blocks)), kThreads, smem, 2, stream);
       TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, pair_kernel, map_a_pair, map_b, map_c, p, s,
-                                          int64_t(0), layout, static_cast<uint32_t*>(nullptr)));
-      return;
-    }
-    const sched::DispatchOrder& queue =
-        cached_pair_order(s, clusters, kMaxPairLag, unit_cost, /*queue=*/true);
-    if (queue.blocks > 0) {
-      const QueueCounters qc(p.n, kLower);
-      uint32_t* counters = reinterpret_cast<uint32_t*>(p.C + qc.row * p.ldc + qc.col);
-      zero_queue_counters<<<1, 1, 0, stream>>>(counters);
-      TRIMM_CUDA_CHECK(cudaGetLastError());
-      const ClusterLaunch cl(dim3(unsigned(queue.blocks)), kThreads, smem, 2, stream,
-                             /*dependent=*/true);
-      TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, queue_kernel, map_a_pair, map_b, map_c, p, s,
-                                          int64_t(0), queue, counters));
+                                          int64_t(0), layout));
       return;
     }
   }
@@ -1087,14 +928,14 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                          config::kSm90Bf16Split, dev, kThreads, smem, kMaxSplitRanks);
                    }
                    if (ranks == 1) {
-                     kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0, order,
-                                                              nullptr);
+                     kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0,
+                                                              order);
                      return;
                    }
                    const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads, smem,
                                           ranks, stream);
                    TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, split_kernel, map_a, map_b, map_c,
-                                                       p, s, b0, order, nullptr));
+                                                       p, s, b0, order));
                  },
                  config::kSm90Bf16Band);
 }
