@@ -118,13 +118,16 @@ inline constexpr int kSm90Bf16SplitStages = 4;
 inline constexpr int kSm90Bf16Band = 12;
 // One problem from kSm90Bf16PairMinN to kSm90Bf16PairMaxN, where sched::pair_order has a
 // layout: clusters of two blocks that share an operand by TMA multicast. bf16, ms (session 35):
-// 2048 0.0205 against 0.0184 without; 3072 0.0301 / 0.0289; 3584 0.0400 / 0.0405; 4096
-// 0.0518-0.0522 / 0.0557-0.0559; 4608 0.0673-0.0677 / 0.0719-0.0727; 5120 0.0889 / 0.0940.
+// 4096 0.0518-0.0522 against 0.0557-0.0559 without; 4608 0.0673-0.0677 / 0.0719-0.0727; 5120
+// 0.0889 / 0.0940. Since the list decodes in two shifts (session 39, three rounds): 2048
+// 0.0206-0.0207 / 0.0187-0.0188; 2560 0.0230-0.0231 / 0.0219-0.0221; 3072 0.0286-0.0289 /
+// 0.0291-0.0295; 3328 0.0323-0.0325 / 0.0332-0.0334.
 // Against the bands past 5632 (session 39, three rounds): 6144 0.1373-0.1378 / 0.1521-0.1528;
 // 7168 0.215-0.218 / 0.228-0.230; 8192 0.336-0.343 / 0.344-0.352; 9216 0.493-0.497 /
-// 0.478-0.484; 10240 0.710 / 0.643-0.648 (there the bands' sharing of L2 wins). The layout
-// itself exists up to n = 11264 on 132 SMs.
-inline constexpr int64_t kSm90Bf16PairMinN = 3584;
+// 0.478-0.484; 10240 0.710 / 0.643-0.648 (there the bands' sharing of L2 wins); already at
+// 8448 0.366-0.372 / 0.359-0.368 and 8960 0.450-0.451 / 0.440-0.445. The layout itself exists up
+// to n = 11392 on 132 SMs.
+inline constexpr int64_t kSm90Bf16PairMinN = 3072;
 inline constexpr int64_t kSm90Bf16PairMaxN = 8192;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16

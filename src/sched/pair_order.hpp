@@ -57,8 +57,8 @@ TRIMM_HD constexpr int packed_bj(uint16_t t) { return t & 0xFF; }
 // A pair layout as the kernel takes it, by value: entry i · blocks + 2c + r holds rank r's tile
 // of cluster c's i-th pair (pack_tile'd: the kernel decodes no unit index), kHole once cluster c's
 // list has ended (the same level for both ranks). 4096 entries (8 KB of kernel parameters, past
-// CUDA's classic 4 KB: CUDA 12.1 or later) hold the pairs up to n = 8192 and beyond on 132 SMs,
-// where DispatchOrder's 1024 ended them at 5376.
+// CUDA's classic 4 KB: CUDA 12.1 or later) hold the pairs up to n = 11392 on 132 SMs, where
+// DispatchOrder's 1024 ended them at 5376.
 struct PairLayout {
   static constexpr int kMaxEntries = 4096;
   static constexpr int kMaxTiles = 254;  // tiles a side that pack_tile holds apart from kHole

@@ -414,12 +414,13 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // 1025: the first where unaligned rows leave sm80_16bit's ring for the register-staged pipeline
 // (kRingAnyN). sm80_16bit_small holds up to 640 k of a band at once: 640 in one turn, 1000 and up
 // in turns; 65-96 give odd numbers of 32-k tiles a turn. 704: dispatch's choice past the small
-// kernel (sm90_16bit from 641 on sm_90, 4 ranks). 3072: sm90_16bit's persistent blocks (1-3
-// units each), whose epilogues overlap the next unit's first stage, through TMA. 4097: its pairs,
-// the last tile column through registers (PaddedLeadingDimensions: the n × n view is refused).
-// 3584: the pair threshold of sm90_16bit (kSm90Bf16PairMinN), 28 tiles, none paired with itself.
+// kernel (sm90_16bit from 641 on sm_90, 4 ranks). 2560: sm90_16bit's unpaired persistent blocks
+// (1-2 units each), whose epilogues overlap the next unit's first stage, through TMA. 3072: the
+// pair threshold of sm90_16bit (kSm90Bf16PairMinN), 24 tiles, none paired with itself. 4097: its
+// pairs, the last tile column through registers (PaddedLeadingDimensions: the n × n view is
+// refused).
 const std::vector<int64_t> kSizes = {1,   2,   3,    17,   31,   33,   64,   127,  128,  129,  255,
-                                     256, 511, 512,  640,  704,  1000, 1024, 1025, 3072, 3584, 4097};
+                                     256, 511, 512,  640,  704,  1000, 1024, 1025, 2560, 3072, 4097};
 
 std::vector<std::string> kernels_and_auto() {
   std::vector<std::string> k = {""};

@@ -90,6 +90,17 @@ bool has_clusters(int device) {
          }) == 2;
 }
 
+// Whether the driver takes kernel parameters past CUDA's classic 4 KB (up to 32764 bytes: a CUDA
+// 12.1 driver, R530, or later), queried once; the toolkit is checked at build time.
+inline bool driver_takes_large_params() {
+  static const bool ok = [] {
+    int version = 0;
+    TRIMM_CUDA_CHECK(cudaDriverGetVersion(&version));
+    return version >= 12010;
+  }();
+  return ok;
+}
+
 // A launch configuration of `grid` blocks in clusters of `ranks` blocks along x (sm_90).
 struct ClusterLaunch {
   cudaLaunchAttribute attrs[2] = {};

@@ -19,7 +19,8 @@
 namespace trimm::kernels::unit_list {
 
 // Levels a block's list holds: a persistent layout's are at most DispatchOrder::kMaxUnits /
-// blocks, so layouts are used only where that fits (fits, checked by check_fits).
+// blocks, so layouts are used only where that fits (fits, checked by check_fits); a pair
+// layout's (sched::PairLayout) are checked where it is launched.
 constexpr int kMaxLevels = 128;
 
 // Whether a grid of `slots` blocks may take a persistent layout (one block per slot).

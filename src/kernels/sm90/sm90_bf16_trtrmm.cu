@@ -892,10 +892,11 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
   // One problem from config::kSm90Bf16PairMinN to kSm90Bf16PairMaxN: clusters of two blocks
-  // that share an operand (sched/pair_order.hpp), in its packed layout where that exists. Upper
-  // shares A, in 64-row boxes.
+  // that share an operand (sched/pair_order.hpp), in its packed layout where that exists (an
+  // 8 KB kernel parameter: not on a driver older than CUDA 12.1's). Upper shares A, in 64-row
+  // boxes.
   if (p.batch == 1 && p.n >= config::kSm90Bf16PairMinN && p.n <= config::kSm90Bf16PairMaxN &&
-      dev.cc == 90 && has_clusters<pair_kernel>(dev.ordinal)) {
+      dev.cc == 90 && has_clusters<pair_kernel>(dev.ordinal) && driver_takes_large_params()) {
     blocks_per_sm<pair_kernel>(dev.ordinal, kThreads, smem);  // opts it in
     const int64_t clusters = max_clusters<pair_kernel>(dev, 2, kThreads, smem);
     const sched::TriangleSchedule s =
