@@ -119,7 +119,7 @@ inline constexpr int kSm90Bf16Band = 12;
 // One problem from kSm90Bf16PairMinN to kSm90Bf16PairMaxN, where sched::pair_order has a
 // layout: clusters of two blocks that share an operand by TMA multicast. bf16, ms (session 35):
 // 4096 0.0518-0.0522 against 0.0557-0.0559 without; 4608 0.0673-0.0677 / 0.0719-0.0727; 5120
-// 0.0889 / 0.0940. Since the list decodes in two shifts (session 39, three rounds): 2048
+// 0.0889 / 0.0940. With the packed layout (session 39, three rounds): 2048
 // 0.0206-0.0207 / 0.0187-0.0188; 2560 0.0230-0.0231 / 0.0219-0.0221; 3072 0.0286-0.0289 /
 // 0.0291-0.0295; 3328 0.0323-0.0325 / 0.0332-0.0334.
 // Against the bands past 5632 (session 39, three rounds): 6144 0.1373-0.1378 / 0.1521-0.1528;
