@@ -26,22 +26,18 @@
 
 namespace trimm::sched {
 
-// Tile (bi, bj)'s index in unit_unsplit's order (diagonals from the longest, top to bottom).
-inline int unsplit_index(const TriangleSchedule& s, int bi, int bj) {
-  int64_t idx = bi;
-  for (int d = s.tiles - 1; d > bj - bi; --d) idx += s.diag_count(d);
-  return int(idx);
-}
+// Two tiles of a cluster's level, as whole units (second == first: a tile alone).
+using TilePair = std::pair<WorkUnit, WorkUnit>;
 
-// The schedule's tiles as pairs of unsplit indices (second == first: a tile alone).
-inline std::vector<std::pair<int, int>> tile_pairs(const TriangleSchedule& s) {
-  std::vector<std::pair<int, int>> pairs;
-  std::vector<int> loose;  // diagonal tiles of rows with an odd count
+// The schedule's tiles in pairs.
+inline std::vector<TilePair> tile_pairs(const TriangleSchedule& s) {
+  std::vector<TilePair> pairs;
+  std::vector<WorkUnit> loose;  // diagonal tiles of rows with an odd count
   for (int bi = 0; bi < s.tiles; ++bi) {
     int j = bi;
-    if ((s.tiles - bi) % 2 == 1) loose.push_back(unsplit_index(s, bi, j++));
+    if ((s.tiles - bi) % 2 == 1) loose.push_back(s.whole_unit(bi, j++));
     for (; j + 1 < s.tiles; j += 2)
-      pairs.emplace_back(unsplit_index(s, bi, j), unsplit_index(s, bi, j + 1));
+      pairs.emplace_back(s.whole_unit(bi, j), s.whole_unit(bi, j + 1));
   }
   for (size_t t = 0; t < loose.size(); t += 2)
     pairs.emplace_back(loose[t], t + 1 < loose.size() ? loose[t + 1] : loose[t]);
@@ -84,19 +80,17 @@ static_assert(pack_tile(PairLayout::kMaxTiles - 1, PairLayout::kMaxTiles - 1) < 
 // than max_lag stages (the kernel's bound: the shorter one's consumers hold their last slot while
 // they wait out the difference).
 template <class Cost>
-std::vector<std::pair<int, int>> weighed_pairs(const TriangleSchedule& s, int64_t clusters,
-                                               int max_lag, Cost&& cost, std::vector<double>& w) {
+std::vector<TilePair> weighed_pairs(const TriangleSchedule& s, int64_t clusters, int max_lag,
+                                    Cost&& cost, std::vector<double>& w) {
   w.clear();
   if (s.dense || s.split_d < s.tiles || clusters < 1) return {};
-  std::vector<std::pair<int, int>> pairs = tile_pairs(s);
+  std::vector<TilePair> pairs = tile_pairs(s);
   if (int64_t(pairs.size()) <= clusters || 2 * pairs.size() > size_t(PairLayout::kMaxEntries) ||
       s.tiles > PairLayout::kMaxTiles)
     return {};
   for (const auto& [a, b] : pairs)
-    if (std::abs(s.steps(s.unit_unsplit(a)) - s.steps(s.unit_unsplit(b))) > max_lag) return {};
-  auto weight = [&](const std::pair<int, int>& p) {
-    return std::max(cost(s.unit_unsplit(p.first)), cost(s.unit_unsplit(p.second)));
-  };
+    if (std::abs(s.steps(a) - s.steps(b)) > max_lag) return {};
+  auto weight = [&](const TilePair& p) { return std::max(cost(p.first), cost(p.second)); };
   std::stable_sort(pairs.begin(), pairs.end(),
                    [&](const auto& x, const auto& y) { return weight(x) > weight(y); });
   w.resize(pairs.size());
@@ -110,7 +104,7 @@ template <class Cost>
 PairLayout pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, Cost&& cost) {
   PairLayout d{};
   std::vector<double> w;
-  const std::vector<std::pair<int, int>> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
+  const std::vector<TilePair> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
   if (pairs.empty()) return d;
   auto bins = improve_bins(lpt_bins(w, clusters), w);
   bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
@@ -121,16 +115,16 @@ PairLayout pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, 
   if (blocks * levels > PairLayout::kMaxEntries) return d;
   d.blocks = int(blocks);
   d.count = int(blocks * levels);
-  auto packed = [&](int unit) {
-    const WorkUnit u = s.unit_unsplit(unit);
-    return pack_tile(u.bi, u.bj);
-  };
   for (int64_t i = 0; i < levels; ++i)
     for (size_t c = 0; c < bins.size(); ++c) {
-      const bool has = size_t(i) < bins[c].size();
-      const std::pair<int, int> p = has ? pairs[size_t(bins[c][size_t(i)])] : std::pair{-1, -1};
-      d.tile[i * blocks + 2 * int64_t(c)] = has ? packed(p.first) : PairLayout::kHole;
-      d.tile[i * blocks + 2 * int64_t(c) + 1] = has ? packed(p.second) : PairLayout::kHole;
+      uint16_t* entry = d.tile + i * blocks + 2 * int64_t(c);
+      if (size_t(i) < bins[c].size()) {
+        const TilePair& p = pairs[size_t(bins[c][size_t(i)])];
+        entry[0] = pack_tile(p.first.bi, p.first.bj);
+        entry[1] = pack_tile(p.second.bi, p.second.bj);
+      } else {
+        entry[0] = entry[1] = PairLayout::kHole;
+      }
     }
   return d;
 }
