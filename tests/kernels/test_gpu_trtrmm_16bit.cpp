@@ -428,22 +428,19 @@ std::vector<std::string> kernels_and_auto() {
   return k;
 }
 
+// type_kernel_fill_nN; the kernel "auto" where dispatch chooses.
+auto kernel_suite_name = [](const auto& info) {
+  const std::string k = std::get<1>(info.param);
+  return std::string(name(std::get<0>(info.param))) + "_" + (k.empty() ? "auto" : k) + "_" +
+         to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
+};
+
 INSTANTIATE_TEST_SUITE_P(
     AllKernels, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
                        ::testing::ValuesIn(kernels_and_auto()),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
-    [](const auto& info) {
-      const std::string k = std::get<1>(info.param);
-      return std::string(name(std::get<0>(info.param))) + "_" + (k.empty() ? "auto" : k) + "_" +
-             to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
-    });
-
-// The suites below name one kernel each.
-auto kernel_suite_name = [](const auto& info) {
-  return std::string(name(std::get<0>(info.param))) + "_" + std::get<1>(info.param) + "_" +
-         to_string(std::get<2>(info.param)) + "_n" + std::to_string(std::get<3>(info.param));
-};
+    kernel_suite_name);
 
 // Past sched::DispatchOrder's table (more than 1024 units, n > 5632): sm80_16bit runs one block
 // a unit in bands of diagonals (sched::TriangleSchedule::unit_banded). 5889 (47 tiles: a last,
