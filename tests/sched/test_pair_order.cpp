@@ -86,6 +86,31 @@ TEST(PairOrder, NoneWhereThePairsFitAtOnceOrTheLagIsTooLong) {
   EXPECT_EQ(pair_order(dense, 66, 4, stage_cost).blocks, 0);
 }
 
+// The longer tile of each pair goes to the rank behind: at every level, neither rank of a cluster
+// has run more than one pair's difference (two stages here) beyond the other, and both ranks
+// take the longer tile somewhere.
+TEST(PairOrder, TheLongerTileGoesToTheRankBehind) {
+  for (int64_t n : {3072, 4096, 4097, 6144, 8192}) {
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    const TriangleSchedule s = make_schedule(n, 128, 64, 1, false, /*split=*/false);
+    const PairLayout d = pair_order(s, 66, 2, stage_cost);
+    ASSERT_GT(d.blocks, 0);
+    int longer_on[2] = {0, 0};
+    for (int c = 0; c < d.blocks / 2; ++c) {
+      int64_t ahead = 0;  // rank 0's stages minus rank 1's
+      for (int x = 2 * c; x < d.count; x += d.blocks) {
+        const WorkUnit u = tile_at(s, d, x), v = tile_at(s, d, x + 1);
+        if (u.bi < 0) break;
+        if (s.steps(u) != s.steps(v)) ++longer_on[s.steps(u) > s.steps(v) ? 0 : 1];
+        ahead += s.steps(u) - s.steps(v);
+        ASSERT_LE(std::abs(ahead), 2) << "cluster " << c << " entry " << x;
+      }
+    }
+    EXPECT_GT(longer_on[0], 0);
+    EXPECT_GT(longer_on[1], 0);
+  }
+}
+
 // 132 SMs: 66 clusters. The table's 4096 entries hold 8192 (64 tiles: 2080 in 1040 pairs) and
 // not 16384 (8256 tiles); in between, the last n with a layout has fewer than 4096 entries and
 // the next has none.
