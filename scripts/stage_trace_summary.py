@@ -5,7 +5,8 @@ the masks, four wgmmas), at each level's first stage and after each store.
 
 Per file: the prologue (entry to the first stage's post), the steady stage period (post to post
 within a level), the switch (the last stage's post of a level to the next level's first post),
-the wait inside a stage (pre to post), and the store (a level's first post to its store's end).
+the wait inside a stage (pre to post), the store of a level's C (from the next level's first
+post to the store's end) and, where the trace has them (the "pro" fields), the prologue's parts.
 """
 import statistics as st
 import sys
