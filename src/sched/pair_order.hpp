@@ -118,20 +118,16 @@ PairLayout pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, 
   if (blocks * levels > PairLayout::kMaxEntries) return d;
   d.blocks = int(blocks);
   d.count = int(blocks * levels);
-  // Each rank's stages so far in its cluster: a pair's longer tile goes to the rank behind, so
-  // that the shorter band's wait falls on either rank in turn rather than always on rank 0.
-  std::vector<int64_t> ahead(bins.size(), 0);  // rank 0's stages minus rank 1's
+  std::vector<int64_t> ahead(bins.size(), 0);  // rank 0's stages minus rank 1's, by cluster
   for (int64_t i = 0; i < levels; ++i)
     for (size_t c = 0; c < bins.size(); ++c) {
       uint16_t* entry = d.tile + i * blocks + 2 * int64_t(c);
       if (size_t(i) < bins[c].size()) {
         const TilePair& p = pairs[size_t(bins[c][size_t(i)])];
-        const bool longer_first = s.steps(p.first) > s.steps(p.second);
-        const WorkUnit& lo = longer_first ? p.second : p.first;
-        const WorkUnit& hi = longer_first ? p.first : p.second;
-        const bool swap = ahead[c] < 0;  // rank 0 behind: it takes the longer
-        const WorkUnit& r0 = swap ? hi : lo;
-        const WorkUnit& r1 = swap ? lo : hi;
+        // Rank 0 takes the longer tile exactly when it is behind.
+        const bool swap = (s.steps(p.first) > s.steps(p.second)) != (ahead[c] < 0);
+        const WorkUnit& r0 = swap ? p.second : p.first;
+        const WorkUnit& r1 = swap ? p.first : p.second;
         entry[0] = pack_tile(r0.bi, r0.bj);
         entry[1] = pack_tile(r1.bi, r1.bj);
         ahead[c] += s.steps(r0) - s.steps(r1);
