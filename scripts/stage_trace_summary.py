@@ -17,7 +17,7 @@ def q(v, f):
     return v[min(len(v) - 1, int(f * len(v)))] if v else float("nan")
 
 
-def summary(name, v):
+def summary(name, v, blocks):
     if not v:
         return f"  {name:24s} none"
     return (f"  {name:24s} n {len(v):6d}  median {st.median(v):8.0f}  p10 {q(v, .1):8.0f}  "
@@ -67,6 +67,6 @@ for path in sys.argv[1:]:
                     ("switch period", switch), ("in-stage wait+issue", wait),
                     ("store after 1st issue", [x for x in store if x]),
                     ("entry->last issue", total)]:
-        print(summary(name, v))
+        print(summary(name, v, blocks))
     for name, v in prologue_parts.items():
-        print(summary("prologue: " + name, v))
+        print(summary("prologue: " + name, v, blocks))
