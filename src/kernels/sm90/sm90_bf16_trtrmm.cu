@@ -24,7 +24,9 @@
 //     it runs while the tensor cores take the next unit's first stage (consume_units);
 //   WG2 warp 8: TMA producer (one thread) into a ring of kStages (a cluster's k split: of
 //     kSplitRing), completion on mbarrier `full`;
-//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit.
+//   WG2 warps 9-11: zero the mirror tile in C's other triangle, then exit; in a cluster pair
+//     warp 9's lane 0 issues B's loads beside the producer's A (load_pair_stage) and warps
+//     10-11 zero the mirrors.
 // Structural zeros: a stage whose k range crosses the diagonal of A's or B's tile holds the
 // inputs' other triangle, which is never trusted (NaN included). On those stages only (at most
 // four per tile), by 64×64 block: each consumer zeroes its own rows of A where they lie wholly in
@@ -156,6 +158,7 @@ struct TileCoords {
 namespace ptx = sm90::ptx;
 
 constexpr int kProducerWarp = kConsumerThreads / 32;
+constexpr int kPairBWarp = kProducerWarp + 1;  // a pair's B loads (lane 0; kPair)
 constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
 constexpr int kMaskBarrier = 1;    // named barrier of both consumers on stages that mask B
@@ -187,55 +190,58 @@ __device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap*
 }
 
 // A cluster pair's stage q (kPair; sched/pair_order.hpp), iteration `it` of a level whose tiles
-// share their band start. real: this block's band has the stage (else only its partner's does,
-// and the slot's phase passes with no data). multicast: both bands have it, so the shared
-// operand comes in halves, one from each block, to both (Upper: A's 64-row halves, map_a's box;
-// Lower: B's boxes); otherwise this block loads all of it.
+// share their band start, in two parts issued by two threads: A's boxes with the slot's
+// expect_tx, and B's boxes, each once the slot is free. real: this block's band has the stage
+// (else only its partner's does, and the slot's phase passes with no data). multicast: both
+// bands have it, so the shared operand comes in halves, one from each block, to both (Upper: A's
+// 64-row halves, map_a's box; Lower: B's boxes); otherwise this block loads all of it. B's
+// bytes may land before the expect_tx, as the partner's half may: the phase waits for both.
+enum Part : int { kPartA = 1, kPartB = 2 };
 template <bool kLower>
 __device__ __forceinline__ void load_pair_stage(SharedStorage& sm, const CUtensorMap* map_a,
                                                 const CUtensorMap* map_b, const TileCoords& tc,
                                                 int k0, int q, int za, int zb, int rank, bool real,
-                                                bool multicast) {
+                                                bool multicast, int parts) {
   const int s = q % kStages;
-  if (!real) {
-    ptx::mbar_arrive(&sm.full[s]);
-    return;
-  }
   StageBuffers& st = sm.stage[s];
   constexpr uint16_t kBoth = 0b11;
-  ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);  // the partner's half included
-  if constexpr (!kLower) {
-    if (multicast) {
-      ptx::tma_load_3d_multicast(st.a + 64 * rank * kStep, map_a, &sm.full[s], k0,
-                                 tc.m0 + 64 * rank, za, kBoth);
+  if (parts & kPartA) {
+    if (!real) {
+      ptx::mbar_arrive(&sm.full[s]);
     } else {
-      ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
-      ptx::tma_load_3d(st.a + 64 * kStep, map_a, &sm.full[s], k0, tc.m0 + 64, za);
+      ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);  // B and the partner's half too
+      if (kLower) {
+        ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+      } else if (multicast) {
+        ptx::tma_load_3d_multicast(st.a + 64 * rank * kStep, map_a, &sm.full[s], k0,
+                                   tc.m0 + 64 * rank, za, kBoth);
+      } else {
+        ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
+        ptx::tma_load_3d(st.a + 64 * kStep, map_a, &sm.full[s], k0, tc.m0 + 64, za);
+      }
     }
-    load_b(st, map_b, &sm.full[s], tc, k0, zb);
-  } else {
-    ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
-    if (multicast) {
+  }
+  if ((parts & kPartB) && real) {
+    if (kLower && multicast)
       ptx::tma_load_3d_multicast(st.b + rank * kBoxN * kStep, map_b, &sm.full[s],
                                  tc.n0 + rank * kBoxN, k0, zb, kBoth);
-    } else {
+    else
       load_b(st, map_b, &sm.full[s], tc, k0, zb);
-    }
   }
 }
 
 // A pair's level from ring position q0: the stages both blocks step through (the longer band's),
-// [first, end).
+// [first, end), their `parts`.
 template <bool kLower>
 __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                              const unit_list::PairLevel& l, int q0, int za, int zb, int rank,
-                             int first, int end) {
+                             int first, int end, int parts) {
   const TileCoords tc(l.u, kLower);
   for (int it = first; it < end; ++it) {
     const int q = q0 + it, s = q % kStages;
     if (q >= kStages) ptx::mbar_wait(&sm.empty[s], ((q / kStages) & 1) ^ 1);
     load_pair_stage<kLower>(sm, map_a, map_b, tc, int(l.u.k_begin) + it * kStep, q, za, zb, rank,
-                            it < l.steps, l.shared && it < l.steps && it < l.partner_steps);
+                            it < l.steps, l.shared && it < l.steps && it < l.partner_steps, parts);
   }
 }
 
@@ -745,7 +751,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       unit_list::PairLevel l0;
       unit_list::PairWalk(sm.units, sm.partner, s).next(l0);
       produce_pair<kLower>(sm, &map_a, &map_b, l0, 0, za, zb, rank, 0,
-                           min(kStages, l0.common_steps()));
+                           min(kStages, l0.common_steps()), kPartA | kPartB);
     }
   } else if constexpr (!kSplit) {
     unit_list::decode(sm.units, s, order, first_block, blocks, tid, kThreads);
@@ -781,14 +787,19 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   };
   constexpr int kRing = kSplit ? kSplitRing : kStages;
+  // The helper warps that zero the mirrors: warps 9-11, or (a pair's) 10-11.
+  constexpr int kFirstZeroer = 32 * (kPair ? kPairBWarp + 1 : kProducerWarp + 1);
   if (tid >= kConsumerThreads) {
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
-    if (tid == 32 * kProducerWarp && kPair) {
+    if (kPair && (tid == 32 * kProducerWarp || tid == 32 * kPairBWarp)) {
+      // A pair's loads from two threads: a slot's boxes go out sooner once it is free (4096
+      // bf16: −0.4…−0.6 µs, session 41; the producer's time a slot is on the kernel's path).
       int q0 = 0;
       unit_list::PairLevel l;
       for (unit_list::PairWalk w(sm.units, sm.partner, s); w.next(l); q0 += l.common_steps())
         produce_pair<kLower>(sm, &map_a, &map_b, l, q0, za, zb, rank,
-                             q0 == 0 ? min(kStages, l.common_steps()) : 0, l.common_steps());
+                             q0 == 0 ? min(kStages, l.common_steps()) : 0, l.common_steps(),
+                             tid == 32 * kProducerWarp ? kPartA : kPartB);
     } else if (tid == 32 * kProducerWarp) {
       int q0 = 0;
       each([&](const sched::WorkUnit& u) {
@@ -799,15 +810,15 @@ __global__ void __launch_bounds__(kThreads, 1)
                        zb, first);
         q0 += band.steps;
       });
-    } else if (tid >= 32 * (kProducerWarp + 1)) {
+    } else if (tid >= kFirstZeroer) {
       // The mirror tiles, in C's other triangle, are this block's to zero (+0 is all zero bits),
       // shared by a cluster's ranks.
+      constexpr int kZeroers = kThreads - kFirstZeroer;
       each([&](const sched::WorkUnit& u) {
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<true, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, u.bi, u.bj,
-                                      kLower, kTile,
-                                      cl.rank * kHelperThreads + tid - 32 * (kProducerWarp + 1),
-                                      cl.ranks * kHelperThreads);
+                                      kLower, kTile, cl.rank * kZeroers + tid - kFirstZeroer,
+                                      cl.ranks * kZeroers);
       });
     }
     if constexpr (kSplit) {  // the consumers' two cluster barriers count every thread
