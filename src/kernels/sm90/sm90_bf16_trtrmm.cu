@@ -793,7 +793,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
     if (kPair && (tid == 32 * kProducerWarp || tid == 32 * kPairBWarp)) {
       // A pair's loads from two threads: a slot's boxes go out sooner once it is free (4096
-      // bf16: −0.4…−0.6 µs, session 41; the producer's time a slot is on the kernel's path).
+      // bf16: −0.1…−0.6 µs, session 41; the producer's time a slot is on the kernel's path).
       int q0 = 0;
       unit_list::PairLevel l;
       for (unit_list::PairWalk w(sm.units, sm.partner, s); w.next(l); q0 += l.common_steps())
