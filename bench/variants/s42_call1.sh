@@ -1,8 +1,10 @@
 # Session 42, call 1 (~4 min), prepared in session 41. Carry ["build-carry", ".deps/openblas"];
-# build-carry/s42a.tar.xz: base/trimm (main at 81fc895: a pair's B loads from warp 9) and
+# build-carry/s42a.tar.xz: base/trimm (main at 81fc895: a pair's B loads from warp 9),
 # su/trimm + su/test_gpu_16bit (base + bench/variants/s42_split_unpaired.patch: the unsplit
 # persistent kernel's loads split the same way, A's from the producer, B's from warp 9; the
-# mirrors zeroed by warps 10-11). If build-carry/ is gone: apply the patch to main's tree, build
+# mirrors zeroed by warps 10-11), and pt/trimm (base + bench/variants/s42_producer_trace.patch:
+# clocks of both producer threads and consumer thread 0 at every pair stage, one launch in 50;
+# its times mean nothing; read with scripts/producer_trace_summary.py). If build-carry/ is gone: apply the patch to main's tree, build
 # trimm_cli and test_gpu_16bit (Release, sm_90a), strip, and pack as in session 41.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
 mkdir -p /tmp/v && tar -xJf build-carry/s42a.tar.xz -C /tmp/v
@@ -27,4 +29,8 @@ for r in 1 2 3; do for v in base su; do
   printf "rc %s  " $? >> $L
   awk '$2=="trimm"{printf "%s %s %s  ", $1, $6, $9}' /tmp/b.txt >> $L; echo >> $L
 done; done
+# The producer trace at 4096 and 6144 (raw, gzipped; summarize here).
+timeout 60 /tmp/v/pt/trimm bench --sizes 4096,6144 --dtype bf16 --kernel sm90_16bit --no-anchors > /tmp/pt.txt 2>&1
+echo "pt rc $? lines $(grep -c '^PT ' /tmp/pt.txt)" >> $L
+grep '^PT ' /tmp/pt.txt | gzip -9 > $OUT/pt.txt.gz
 cat $L
