@@ -10,23 +10,16 @@ wait on `full`, and, over the stages it waited for, the time from the later issu
 (post − max(ia, ib)): the load's latency as the pipeline sees it. Stages the prologue issued
 (q < kStages, by another thread) have no producer clocks and are left out.
 """
-import statistics as st
 import sys
+
+from trace_stats import stats
 
 STAGES = 6      # the ring's depth (config::kSm90Bf16.stages)
 WAITED = 200    # a consumer wait this long (cycles) means the data was not there yet
 
 
-def q(v, f):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(f * len(v)))] if v else float("nan")
-
-
 def line(name, v):
-    if not v:
-        return f"  {name:28s} none"
-    return (f"  {name:28s} n {len(v):6d}  median {st.median(v):8.0f}  p10 {q(v, .1):8.0f}  "
-            f"p90 {q(v, .9):8.0f}  mean {st.mean(v):8.0f}")
+    return stats(name, v, width=28)
 
 
 def summarize(rows):

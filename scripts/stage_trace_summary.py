@@ -8,20 +8,13 @@ within a level), the switch (the last stage's post of a level to the next level'
 the wait inside a stage (pre to post), the store of a level's C (from the next level's first
 post to the store's end) and, where the trace has them (the "pro" fields), the prologue's parts.
 """
-import statistics as st
 import sys
 
-
-def q(v, f):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(f * len(v)))] if v else float("nan")
+from trace_stats import stats
 
 
 def summary(name, v, blocks):
-    if not v:
-        return f"  {name:24s} none"
-    return (f"  {name:24s} n {len(v):6d}  median {st.median(v):8.0f}  p10 {q(v, .1):8.0f}  "
-            f"p90 {q(v, .9):8.0f}  mean {st.mean(v):8.0f}  sum/block {sum(v) / blocks:9.0f}")
+    return stats(name, v) + (f"  sum/block {sum(v) / blocks:9.0f}" if v else "")
 
 
 for path in sys.argv[1:]:
