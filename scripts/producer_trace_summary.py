@@ -57,12 +57,19 @@ def summarize(rows):
 
 
 def main(paths):
-    rows = []
+    rows, torn = [], 0
     for path in paths:
         with open(path) as f:
             for text in f:
                 if text.startswith("PT "):
-                    rows.append(tuple(int(x) for x in text.split()[1:]))
+                    fields = text.split()[1:]
+                    # printf from the device interleaves with the host's output now and then.
+                    if len(fields) != 9 or not all(x.lstrip("-").isdigit() for x in fields):
+                        torn += 1
+                        continue
+                    rows.append(tuple(int(x) for x in fields))
+    if torn:
+        print(f"{torn} torn PT lines skipped")
     summarize(rows)
 
 
