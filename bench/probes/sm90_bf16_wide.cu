@@ -1,0 +1,474 @@
+// Probe: sm90_16bit's tile widened to 128×256 (docs/sm90_16bit_wide_plan.md, option A), timed
+// against the same skeleton at 128×128 before any build-out (bench/NOTES.md, session 42, Next 1).
+//
+// Why: at n = 4096 the landed kernel's loads alone run at the rate the L2 delivers to the SMs
+// (~9 TB/s, session 42's ncu), 32 KB a 128×128 stage. A 128×256 stage brings 48 KB for twice the
+// multiply-adds: 0.75× the bytes an SM receives a flop, and half the stage boundaries. Its cost:
+// the longest unit (row block 0 against the last 256 columns) is twice as long in tensor time,
+// so the balance is worse (~138 against 124 stage-equivalents a block at 4096 by the LPT model
+// below), and one accumulator set of 128 registers leaves no room to overlap the epilogue.
+//
+// The skeleton, both widths: one block per SM, persistent over a host-packed list of units
+// (largest first onto the least-loaded block); a TMA producer thread into a ring (6 × 32 KB or
+// 4 × 48 KB); two consumer warpgroups of 64 rows, four m64nWk16 wgmmas a stage into one commit
+// group; the structural zeros of A and B masked on the stages that cross a diagonal, as
+// sm90_16bit does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a time
+// (128×256: two rounds, 4 slots + 32 KB of staging fit 227 KB). Upper only, n a multiple of 256.
+// Not in it: the mirror zeroing (C is cleared beforehand), pairs, the overlapped epilogue, the
+// early loads: the 128×128 form is the baseline the 128×256 one is judged against, and the
+// landed kernel (trimm_cli) is timed beside both in the same device call.
+//
+// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋: its band is
+// k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256, so the first unit of an odd
+// row block has its left half wholly below the diagonal (written as zeros).
+//
+// Checked: A and B upper triangular with values in [1/16, 1), NaN in the strictly lower
+// triangles (the masks must keep it out); C against an fp32 reference within bf16's rounding;
+// C's strictly lower part inside the written tiles exactly +0. Timed: L2 flushed before each run
+// (a write of twice its size), CUDA events, median and minimum of 20 runs after 3.
+//
+// Usage: probe_sm90_bf16_wide [n ...]   (default 2048 3072 4096 6144 8192)
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <queue>
+#include <random>
+#include <vector>
+
+#include "kernels/sm90/ptx.cuh"
+#include "kernels/sm90/tensor_map.cuh"
+#include "probe_check.hpp"
+
+namespace {
+
+constexpr int kStep = 64;   // k a stage: one 128-byte swizzled row of 16-bit elements
+constexpr int kBoxN = 64;   // columns of a TMA box of B and C
+constexpr int kTileM = 128;  // rows of a unit: two consumer warpgroups of 64
+// Two consumer warpgroups and a third whose first thread produces: 168 registers a thread at
+// launch, then setmaxnreg moves them to the consumers (128 accumulators need more than 168).
+constexpr int kConsumerThreads = 256, kThreads = kConsumerThreads + 128;
+constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
+static_assert(kLaunchRegs * kThreads <= 65536 && kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs,
+              "one block per SM; setmaxnreg hands on only what the producer's warpgroup gives up");
+constexpr int kBoxBytes = kBoxN * kStep * 2;  // one box of B: k 64 × n 64
+constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows × 128 columns
+[[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2, kStoreBarrier = 4;  // (2, 3), (4, 5)
+
+template <int W>
+struct Shape {
+  static_assert(W == 128 || W == 256, "m64n128k16 or m64n256k16");
+  [[maybe_unused]] static constexpr int kAcc = W / 2;  // accumulators a consumer thread
+  static constexpr int kBoxes = W / kBoxN;
+  static constexpr int kABytes = kTileM * kStep * 2;
+  static constexpr int kStageBytes = kABytes + kBoxes * kBoxBytes;
+  static constexpr int kSlots = W == 128 ? 6 : 4;
+  static constexpr int kSmem = kSlots * kStageBytes + 2 * kOutBytes + 2 * kSlots * 8 + 1024;
+  static_assert(kStageBytes % 1024 == 0, "slots stay 1024-byte aligned, as descriptors need");
+  static_assert(kSmem <= 227 * 1024, "one block per SM, its shared memory at most 227 KB");
+};
+
+struct Unit {
+  int r0, c0, k_begin, steps;
+};
+
+#if TRIMM_SM90_DEVICE
+namespace ptx = trimm::kernels::sm90::ptx;
+using trimm::kernels::shared_address;
+
+// Structural zeros, Upper (as sm90_16bit): a 64×64 block of A or B lies wholly in the kept
+// triangle, wholly in the other (zeroed), or on the diagonal (masked: element e of row r is
+// structural where e < r, for A(m, k < m) and B(k > n, n) alike).
+enum class Block { Kept, Zero, Diagonal };
+__device__ __forceinline__ Block a_block(int off) {  // off: the stage's k minus the block's row
+  return off == 0 ? Block::Diagonal : off > 0 ? Block::Kept : Block::Zero;
+}
+__device__ __forceinline__ Block b_block(int off) {  // off: the stage's k minus the box's column
+  return off == 0 ? Block::Diagonal : off > 0 ? Block::Zero : Block::Kept;
+}
+__device__ __forceinline__ void mask_block(unsigned char* block, Block blk, int tid, int threads) {
+  uint4* chunks = reinterpret_cast<uint4*>(block);  // 64 rows × 8 swizzled 16-byte chunks
+  if (blk == Block::Kept) return;
+  for (int c = tid; c < 512; c += threads) {
+    const int r = c / 8, lc = (c % 8) ^ (r % 8);
+    if (blk == Block::Zero || lc < r / 8) chunks[c] = make_uint4(0u, 0u, 0u, 0u);
+  }
+  if (blk == Block::Zero) return;
+  for (int r = tid; r < 64; r += threads) {  // each row's diagonal chunk
+    uint4& q = chunks[8 * r + ((r / 8) ^ (r % 8))];
+    const int z = r % 8;
+    auto keep = [&](int w) {
+      return (2 * w >= z ? 0x0000FFFFu : 0u) | (2 * w + 1 >= z ? 0xFFFF0000u : 0u);
+    };
+    uint4 v = q;
+    v.x &= keep(0), v.y &= keep(1), v.z &= keep(2), v.w &= keep(3);
+    q = v;
+  }
+}
+
+template <int W>
+__device__ __forceinline__ void wgmma(float (&d)[W / 2], uint64_t da, uint64_t db, int acc) {
+  if constexpr (W == 128)
+    ptx::wgmma_m64n128k16_ss<true>(d, da, db, acc);
+  else
+    ptx::wgmma_m64n256k16_ss<true>(d, da, db, acc);
+}
+
+// A warpgroup's 64 rows of the unit to C, 128 columns a round through its staging buffer.
+template <int W>
+__device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const Unit& un, int wg,
+                           const float (&acc)[W / 2]) {
+  const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
+  uint16_t* ob = reinterpret_cast<uint16_t*>(out + wg * kOutBytes);  // [2 boxes][64][64]
+  const bool diag = un.c0 < un.r0 + kTileM;
+#pragma unroll
+  for (int hf = 0; hf < W / 128; ++hf) {
+    if (wtid == 0) ptx::bulk_wait_read_all();  // the previous round's store has read the buffer
+    ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = 16 * q + g + 8 * h, m = un.r0 + 64 * wg + r;
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const int c = 8 * j + 2 * t, col = un.c0 + 128 * hf + c;
+        float v0 = acc[64 * hf + 4 * j + 2 * h], v1 = acc[64 * hf + 4 * j + 2 * h + 1];
+        if (diag) {
+          v0 = m > col ? 0.f : v0;
+          v1 = m > col + 1 ? 0.f : v1;
+        }
+        const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
+        *reinterpret_cast<__nv_bfloat162*>(
+            &ob[(c / kBoxN) * 64 * kBoxN + r * kBoxN + (((c % kBoxN) / 8) ^ (r % 8)) * 8 + c % 8]) =
+            v;
+      }
+    }
+    ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+    ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+    if (wtid == 0) {
+      for (int bx = 0; bx < 2; ++bx)
+        ptx::tma_store_3d(map_c, ob + bx * 64 * kBoxN, un.c0 + 128 * hf + kBoxN * bx,
+                          un.r0 + 64 * wg, 0);
+      ptx::bulk_commit();
+    }
+  }
+}
+#endif
+
+template <int W>
+__global__ void __launch_bounds__(kThreads, 1)
+    wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets) {
+#if TRIMM_SM90_DEVICE
+  using S = Shape<W>;
+  extern __shared__ __align__(1024) unsigned char raw[];
+  unsigned char* ring = raw + ((1024u - (shared_address(raw) & 1023u)) & 1023u);
+  unsigned char* out = ring + S::kSlots * S::kStageBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(out + 2 * kOutBytes);
+  uint64_t* empty = full + S::kSlots;
+  const int tid = threadIdx.x;
+  if (tid == 0) {
+    for (int i = 0; i < S::kSlots; ++i) {
+      ptx::mbar_init(&full[i], 1);
+      ptx::mbar_init(&empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+    ptx::tma_prefetch_descriptor(&map_a);
+    ptx::tma_prefetch_descriptor(&map_b);
+    ptx::tma_prefetch_descriptor(&map_c);
+  }
+  __syncthreads();
+  const int u_first = offsets[blockIdx.x], u_end = offsets[blockIdx.x + 1];
+  if (tid >= kConsumerThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (tid != kConsumerThreads) return;
+    int q = 0;  // stages issued: the ring and its phases run on across units
+    for (int u = u_first; u < u_end; ++u) {
+      const Unit un = units[u];
+      for (int it = 0; it < un.steps; ++it, ++q) {
+        const int s = q % S::kSlots, k0 = un.k_begin + it * kStep;
+        if (q >= S::kSlots) ptx::mbar_wait(&empty[s], ((q / S::kSlots) & 1) ^ 1);
+        unsigned char* st = ring + s * S::kStageBytes;
+        ptx::mbar_arrive_expect_tx(&full[s], S::kStageBytes);
+        ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
+#pragma unroll
+        for (int j = 0; j < S::kBoxes; ++j)
+          ptx::tma_load_3d(st + S::kABytes + j * kBoxBytes, &map_b, &full[s], un.c0 + kBoxN * j,
+                           k0, 0);
+      }
+    }
+    return;
+  }
+
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  const int wg = __shfl_sync(0xFFFFFFFFu, tid / 128, 0);
+  const bool lane0 = tid % 32 == 0;
+  // The warpgroup's 64 rows of A and B's boxes (LBO apart), in slot 0; see sm90_16bit.
+  const uint32_t da0 = ptx::desc_kmajor_sw128_lo(ring + 64 * wg * kStep * 2);
+  const uint32_t db0 = uint32_t(ptx::desc_mnmajor_sw128(ring + S::kABytes, kBoxBytes));
+  constexpr uint32_t kSlot = S::kStageBytes >> 4, kStepA = 16 * 2 >> 4,
+                     kStepB = 16 * kBoxN * 2 >> 4;
+  float acc[S::kAcc];
+  int s = 0;
+  uint32_t phase = 0;
+  // Stage `it` of the unit: wait, mask, four wgmmas as one commit group.
+  auto issue = [&](const Unit& un, int it) {
+    const int k0 = un.k_begin + it * kStep;
+    ptx::mbar_wait(&full[s], phase);
+    unsigned char* st = ring + s * S::kStageBytes;
+    const bool edge_a = k0 < un.r0 + kTileM, edge_b = k0 + kStep > un.c0;
+    if (edge_a || edge_b) {
+      mask_block(st + 64 * wg * kStep * 2, a_block(k0 - (un.r0 + 64 * wg)), tid % 128, 128);
+      if (edge_b) {
+#pragma unroll
+        for (int j = 0; j < S::kBoxes; ++j)
+          mask_block(st + S::kABytes + j * kBoxBytes, b_block(k0 - un.c0 - kBoxN * j), tid,
+                     kConsumerThreads);
+      }
+      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+      if (edge_b)
+        ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);
+      else
+        ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);
+    }
+#pragma unroll
+    for (int r = 0; r < S::kAcc; ++r) ptx::pin(acc[r]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kStep / 16; ++kk)
+      wgmma<W>(acc, ptx::desc_kmajor_sw128_from_lo(da0 + s * kSlot + kStepA * kk),
+               ptx::desc_kmajor_sw128_from_lo(db0 + s * kSlot + kStepB * kk),
+               kk == 0 && it == 0 ? 0 : 1);
+    ptx::wgmma_commit();
+  };
+  for (int u = u_first; u < u_end; ++u) {
+    const Unit un = units[u];
+    issue(un, 0);
+    int last = s;
+    if (++s == S::kSlots) s = 0, phase ^= 1u;
+    for (int it = 1; it < un.steps; ++it) {
+      issue(un, it);
+      ptx::wgmma_wait<1>();
+      if (lane0) ptx::mbar_arrive(&empty[last]);
+      last = s;
+      if (++s == S::kSlots) s = 0, phase ^= 1u;
+    }
+    ptx::wgmma_wait<0>();
+#pragma unroll
+    for (int r = 0; r < S::kAcc; ++r) ptx::pin(acc[r]);
+    if (lane0) ptx::mbar_arrive(&empty[last]);
+    store_unit<W>(out, &map_c, un, wg, acc);
+  }
+  if (tid % 128 == 0) ptx::bulk_wait_all();
+#else
+  __trap();
+#endif
+}
+
+// C = triu(A·B) in fp32 from the bf16 inputs, one thread an element, k over the band only.
+__global__ void reference(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int n) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y;
+  if (c >= n || m > c) return;
+  float sum = 0.f;
+  for (int k = m; k <= c; ++k)
+    sum = fmaf(__bfloat162float(A[size_t(m) * n + k]), __bfloat162float(B[size_t(k) * n + c]),
+               sum);
+  C[size_t(m) * n + c] = sum;
+}
+
+// The units of width W, packed onto `blocks` lists: largest first onto the least-loaded block,
+// cost in 128×128-stage equivalents plus 7 a unit (sm90_16bit's unit_cost); each list heaviest
+// first. Returns the makespan in those units.
+template <int W>
+double pack(int n, int blocks, std::vector<Unit>& units, std::vector<int>& offsets) {
+  std::vector<Unit> all;
+  for (int i = 0; i < n / kTileM; ++i)
+    for (int c0 = (kTileM * i / W) * W; c0 < n; c0 += W)
+      all.push_back({kTileM * i, c0, kTileM * i, (c0 + W - kTileM * i) / kStep});
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Unit& x, const Unit& y) { return x.steps > y.steps; });
+  using Load = std::pair<double, int>;
+  std::priority_queue<Load, std::vector<Load>, std::greater<Load>> heap;
+  for (int b = 0; b < blocks; ++b) heap.push({0.0, b});
+  std::vector<std::vector<Unit>> lists(static_cast<size_t>(blocks));
+  double makespan = 0.0;
+  for (const Unit& u : all) {
+    auto [load, b] = heap.top();
+    heap.pop();
+    load += u.steps * (W / 128.0) + 7.0;
+    makespan = std::max(makespan, load);
+    lists[size_t(b)].push_back(u);
+    heap.push({load, b});
+  }
+  units.clear();
+  offsets.assign(1, 0);
+  for (const auto& l : lists) {
+    units.insert(units.end(), l.begin(), l.end());
+    offsets.push_back(int(units.size()));
+  }
+  return makespan;
+}
+
+uint16_t to_bf16(float x) {  // x is exactly representable: truncation is exact
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return uint16_t(u >> 16);
+}
+float from_bf16(uint16_t h) {
+  const uint32_t u = uint32_t(h) << 16;
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+struct Problem {
+  int n;
+  uint16_t *A, *B, *C;
+  float* ref;
+  std::vector<float> ref_host;
+};
+
+template <int W>
+bool run(const Problem& p, int sms, unsigned char* flush, size_t flush_bytes) {
+  using S = Shape<W>;
+  std::vector<Unit> units;
+  std::vector<int> offsets;
+  const double makespan = pack<W>(p.n, sms, units, offsets);
+  Unit* d_units = nullptr;
+  int* d_offsets = nullptr;
+  PROBE_CHECK(cudaMalloc(&d_units, units.size() * sizeof(Unit)));
+  PROBE_CHECK(cudaMalloc(&d_offsets, offsets.size() * sizeof(int)));
+  PROBE_CHECK(cudaMemcpy(d_units, units.data(), units.size() * sizeof(Unit),
+                         cudaMemcpyHostToDevice));
+  PROBE_CHECK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(int),
+                         cudaMemcpyHostToDevice));
+  namespace sm90 = trimm::kernels::sm90;
+  using bf = trimm::bfloat16_t;
+  const CUtensorMap map_a = sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64, 128);
+  const CUtensorMap map_b = sm90::make_map(reinterpret_cast<const bf*>(p.B), p.n, p.n, 0, 1, 64, 64);
+  const CUtensorMap map_c = sm90::make_map(reinterpret_cast<const bf*>(p.C), p.n, p.n, 0, 1, 64, 64);
+  auto kernel = wide_probe<W>;
+  PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSmem));
+  auto launch = [&] {
+    kernel<<<sms, kThreads, S::kSmem>>>(map_a, map_b, map_c, d_units, d_offsets);
+  };
+  // The check: C cleared, one run, every element of the upper triangle against the reference
+  // (fp32 sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
+  const size_t elems = size_t(p.n) * p.n;
+  PROBE_CHECK(cudaMemset(p.C, 0, elems * 2));
+  launch();
+  PROBE_CHECK(cudaGetLastError());
+  PROBE_CHECK(cudaDeviceSynchronize());
+  std::vector<uint16_t> c(elems);
+  PROBE_CHECK(cudaMemcpy(c.data(), p.C, elems * 2, cudaMemcpyDeviceToHost));
+  long long bad = 0;
+  double worst = 0.0;
+  for (int m = 0; m < p.n; ++m)
+    for (int col = 0; col < p.n; ++col) {
+      const size_t i = size_t(m) * p.n + col;
+      if (m > col) {
+        bad += c[i] != 0;
+        continue;
+      }
+      const double ref = p.ref_host[i], got = from_bf16(c[i]);
+      const double err = std::fabs(got - ref) / std::fabs(ref);
+      if (!(err <= 1.0 / 128)) ++bad;
+      if (err > worst || std::isnan(err)) worst = std::isnan(err) ? INFINITY : err;
+    }
+  // Timed: L2 flushed before each run.
+  cudaEvent_t e0, e1;
+  PROBE_CHECK(cudaEventCreate(&e0));
+  PROBE_CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int r = 0; r < 23; ++r) {
+    PROBE_CHECK(cudaMemsetAsync(flush, r & 0xFF, flush_bytes));
+    PROBE_CHECK(cudaEventRecord(e0));
+    launch();
+    PROBE_CHECK(cudaEventRecord(e1));
+    PROBE_CHECK(cudaEventSynchronize(e1));
+    float t = 0.f;
+    PROBE_CHECK(cudaEventElapsedTime(&t, e0, e1));
+    if (r >= 3) ms.push_back(t);
+  }
+  PROBE_CHECK(cudaGetLastError());
+  std::sort(ms.begin(), ms.end());
+  int max_steps = 0;
+  for (const Unit& u : units) max_steps = std::max(max_steps, u.steps);
+  std::printf("wide-probe W=%d n=%d units=%zu longest=%d stages (%d eq) lpt_makespan=%.0f eq  "
+              "median %.4f ms  min %.4f ms  worst_rel_err %.2e  bad %lld  %s\n",
+              W, p.n, units.size(), max_steps, max_steps * W / 128, makespan, ms[ms.size() / 2],
+              ms[0], worst, bad, bad == 0 ? "OK" : "FAILED");
+  PROBE_CHECK(cudaEventDestroy(e0));
+  PROBE_CHECK(cudaEventDestroy(e1));
+  PROBE_CHECK(cudaFree(d_units));
+  PROBE_CHECK(cudaFree(d_offsets));
+  return bad == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {2048, 3072, 4096, 6144, 8192};
+  int dev = 0, major = 0, sms = 0, l2 = 0, count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("probe_sm90_bf16_wide: no CUDA device; skipped\n");
+    return 0;
+  }
+  PROBE_CHECK(cudaGetDevice(&dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  if (major != 9) {
+    std::printf("probe_sm90_bf16_wide: needs an sm_90 GPU; skipped\n");
+    return 0;
+  }
+  const size_t flush_bytes = 2 * size_t(l2);
+  unsigned char* flush = nullptr;
+  PROBE_CHECK(cudaMalloc(&flush, flush_bytes));
+  bool ok = true;
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> val(16, 255);  // x/256 in [1/16, 1): exact in bf16
+  for (const int n : sizes) {
+    if (n <= 0 || n % 256 != 0) {
+      std::printf("probe_sm90_bf16_wide: n = %d skipped (a multiple of 256 only)\n", n);
+      continue;
+    }
+    const size_t elems = size_t(n) * n;
+    std::vector<uint16_t> a(elems), b(elems);
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) {
+        const size_t i = size_t(r) * n + c;
+        a[i] = c >= r ? to_bf16(val(rng) / 256.f) : 0x7FC0u;  // NaN below the diagonal
+        b[i] = c >= r ? to_bf16(val(rng) / 256.f) : 0x7FC0u;
+      }
+    Problem p{n, nullptr, nullptr, nullptr, nullptr, {}};
+    PROBE_CHECK(cudaMalloc(&p.A, elems * 2));
+    PROBE_CHECK(cudaMalloc(&p.B, elems * 2));
+    PROBE_CHECK(cudaMalloc(&p.C, elems * 2));
+    PROBE_CHECK(cudaMalloc(&p.ref, elems * 4));
+    PROBE_CHECK(cudaMemcpy(p.A, a.data(), elems * 2, cudaMemcpyHostToDevice));
+    PROBE_CHECK(cudaMemcpy(p.B, b.data(), elems * 2, cudaMemcpyHostToDevice));
+    reference<<<dim3(unsigned((n + 127) / 128), unsigned(n)), 128>>>(
+        reinterpret_cast<const __nv_bfloat16*>(p.A), reinterpret_cast<const __nv_bfloat16*>(p.B),
+        p.ref, n);
+    PROBE_CHECK(cudaGetLastError());
+    p.ref_host.resize(elems);
+    PROBE_CHECK(cudaMemcpy(p.ref_host.data(), p.ref, elems * 4, cudaMemcpyDeviceToHost));
+    ok = run<128>(p, sms, flush, flush_bytes) && ok;
+    ok = run<256>(p, sms, flush, flush_bytes) && ok;
+    PROBE_CHECK(cudaFree(p.A));
+    PROBE_CHECK(cudaFree(p.B));
+    PROBE_CHECK(cudaFree(p.C));
+    PROBE_CHECK(cudaFree(p.ref));
+  }
+  PROBE_CHECK(cudaFree(flush));
+  return ok ? 0 : 1;
+}
