@@ -1,31 +1,39 @@
-// Probe: sm90_16bit's tile widened to 128×256 (docs/sm90_16bit_wide_plan.md, option A), timed
-// against the same skeleton at 128×128 before any build-out (bench/NOTES.md, session 42, Next 1).
+// Probe: sm90_16bit's tile widened to 128×256 (docs/sm90_16bit_wide_plan.md,
+// option A), timed against the same skeleton at 128×128 before any build-out
+// (bench/NOTES.md, session 42, Next 1).
 //
-// Why: at n = 4096 the landed kernel's loads alone run at the rate the L2 delivers to the SMs
-// (~9 TB/s, session 42's ncu), 32 KB a 128×128 stage. A 128×256 stage brings 48 KB for twice the
-// multiply-adds: 0.75× the bytes an SM receives a flop, and half the stage boundaries. Its cost:
-// the longest unit (row block 0 against the last 256 columns) is twice as long in tensor time,
-// so the balance is worse (~138 against 124 stage-equivalents a block at 4096 by the LPT model
-// below), and one accumulator set of 128 registers leaves no room to overlap the epilogue.
+// Why: at n = 4096 the landed kernel's loads alone run at the rate the L2
+// delivers to the SMs
+// (~9 TB/s, session 42's ncu), 32 KB a 128×128 stage. A 128×256 stage brings 48
+// KB for twice the multiply-adds: 0.75× the bytes an SM receives a flop, and
+// half the stage boundaries. Its cost: the longest unit (row block 0 against
+// the last 256 columns) is twice as long in tensor time, so the balance is
+// worse (~138 against 124 stage-equivalents a block at 4096 by the LPT model
+// below), and one accumulator set of 128 registers leaves no room to overlap
+// the epilogue.
 //
-// The skeleton, both widths: one block per SM, persistent over a host-packed list of units
-// (largest first onto the least-loaded block); a TMA producer thread into a ring (6 × 32 KB or
-// 4 × 48 KB); two consumer warpgroups of 64 rows, four m64nWk16 wgmmas a stage into one commit
-// group; the structural zeros of A and B masked on the stages that cross a diagonal, as
-// sm90_16bit does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a time
-// (128×256: two rounds, 4 slots + 32 KB of staging fit 227 KB). Upper only, n a multiple of 256.
-// Not in it: the mirror zeroing (C is cleared beforehand), pairs, the overlapped epilogue, the
-// early loads: the 128×128 form is the baseline the 128×256 one is judged against, and the
-// landed kernel (trimm_cli) is timed beside both in the same device call.
+// The skeleton, both widths: one block per SM, persistent over a host-packed
+// list of units (largest first onto the least-loaded block); a TMA producer
+// thread into a ring (6 × 32 KB or 4 × 48 KB); two consumer warpgroups of 64
+// rows, four m64nWk16 wgmmas a stage into one commit group; the structural
+// zeros of A and B masked on the stages that cross a diagonal, as sm90_16bit
+// does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a
+// time (128×256: two rounds, 4 slots + 32 KB of staging fit 227 KB). Upper
+// only, n a multiple of 256. Not in it: the mirror zeroing (C is cleared
+// beforehand), pairs, the overlapped epilogue, the early loads: the 128×128
+// form is the baseline the 128×256 one is judged against, and the landed kernel
+// (trimm_cli) is timed beside both in the same device call.
 //
-// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋: its band is
-// k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256, so the first unit of an odd
-// row block has its left half wholly below the diagonal (written as zeros).
+// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋:
+// its band is k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256,
+// so the first unit of an odd row block has its left half wholly below the
+// diagonal (written as zeros).
 //
-// Checked: A and B upper triangular with values in [1/16, 1), NaN in the strictly lower
-// triangles (the masks must keep it out); C against an fp32 reference within bf16's rounding;
-// C's strictly lower part inside the written tiles exactly +0. Timed: L2 flushed before each run
-// (a write of twice its size), CUDA events, median and minimum of 20 runs after 3.
+// Checked: A and B upper triangular with values in [1/16, 1), NaN in the
+// strictly lower triangles (the masks must keep it out); C against an fp32
+// reference within bf16's rounding; C's strictly lower part inside the written
+// tiles exactly +0. Timed: L2 flushed before each run (a write of twice its
+// size), CUDA events, median and minimum of 20 runs after 3.
 //
 // Usage: probe_sm90_bf16_wide [n ...]   (default 2048 3072 4096 6144 8192)
 #include <cuda.h>
@@ -49,18 +57,22 @@
 
 namespace {
 
-constexpr int kStep = 64;   // k a stage: one 128-byte swizzled row of 16-bit elements
-constexpr int kBoxN = 64;   // columns of a TMA box of B and C
+constexpr int kStep = 64;    // k a stage: one 128-byte swizzled row of 16-bit elements
+constexpr int kBoxN = 64;    // columns of a TMA box of B and C
 constexpr int kTileM = 128;  // rows of a unit: two consumer warpgroups of 64
-// Two consumer warpgroups and a third whose first thread produces: 168 registers a thread at
-// launch, then setmaxnreg moves them to the consumers (128 accumulators need more than 168).
+// Two consumer warpgroups and a third whose first thread produces: 168
+// registers a thread at launch, then setmaxnreg moves them to the consumers
+// (128 accumulators need more than 168).
 constexpr int kConsumerThreads = 256, kThreads = kConsumerThreads + 128;
-constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
-static_assert(kLaunchRegs * kThreads <= 65536 && kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs,
-              "one block per SM; setmaxnreg hands on only what the producer's warpgroup gives up");
+constexpr int kLaunchRegs = 168, kProducerRegs = 24, kConsumerRegs = 240;
+static_assert(kLaunchRegs * kThreads <= 65536 &&
+                  kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs,
+              "one block per SM; setmaxnreg hands on only what the producer's "
+              "warpgroup gives up");
 constexpr int kBoxBytes = kBoxN * kStep * 2;  // one box of B: k 64 × n 64
 constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows × 128 columns
-[[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2, kStoreBarrier = 4;  // (2, 3), (4, 5)
+[[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2,
+                                    kStoreBarrier = 4;  // (2, 3), (4, 5)
 
 template <int W>
 struct Shape {
@@ -83,9 +95,10 @@ struct Unit {
 namespace ptx = trimm::kernels::sm90::ptx;
 using trimm::kernels::shared_address;
 
-// Structural zeros, Upper (as sm90_16bit): a 64×64 block of A or B lies wholly in the kept
-// triangle, wholly in the other (zeroed), or on the diagonal (masked: element e of row r is
-// structural where e < r, for A(m, k < m) and B(k > n, n) alike).
+// Structural zeros, Upper (as sm90_16bit): a 64×64 block of A or B lies wholly
+// in the kept triangle, wholly in the other (zeroed), or on the diagonal
+// (masked: element e of row r is structural where e < r, for A(m, k < m) and
+// B(k > n, n) alike).
 enum class Block { Kept, Zero, Diagonal };
 __device__ __forceinline__ Block a_block(int off) {  // off: the stage's k minus the block's row
   return off == 0 ? Block::Diagonal : off > 0 ? Block::Kept : Block::Zero;
@@ -93,8 +106,8 @@ __device__ __forceinline__ Block a_block(int off) {  // off: the stage's k minus
 __device__ __forceinline__ Block b_block(int off) {  // off: the stage's k minus the box's column
   return off == 0 ? Block::Diagonal : off > 0 ? Block::Zero : Block::Kept;
 }
-__device__ __forceinline__ void mask_block(unsigned char* block, Block blk, int tid, int threads) {
-  uint4* chunks = reinterpret_cast<uint4*>(block);  // 64 rows × 8 swizzled 16-byte chunks
+__device__ __forceinline__ void mask_block(unsigned char *block, Block blk, int tid, int threads) {
+  uint4 *chunks = reinterpret_cast<uint4 *>(block);  // 64 rows × 8 swizzled 16-byte chunks
   if (blk == Block::Kept) return;
   for (int c = tid; c < 512; c += threads) {
     const int r = c / 8, lc = (c % 8) ^ (r % 8);
@@ -102,7 +115,7 @@ __device__ __forceinline__ void mask_block(unsigned char* block, Block blk, int 
   }
   if (blk == Block::Zero) return;
   for (int r = tid; r < 64; r += threads) {  // each row's diagonal chunk
-    uint4& q = chunks[8 * r + ((r / 8) ^ (r % 8))];
+    uint4 &q = chunks[8 * r + ((r / 8) ^ (r % 8))];
     const int z = r % 8;
     auto keep = [&](int w) {
       return (2 * w >= z ? 0x0000FFFFu : 0u) | (2 * w + 1 >= z ? 0xFFFF0000u : 0u);
@@ -121,16 +134,19 @@ __device__ __forceinline__ void wgmma(float (&d)[W / 2], uint64_t da, uint64_t d
     ptx::wgmma_m64n256k16_ss<true>(d, da, db, acc);
 }
 
-// A warpgroup's 64 rows of the unit to C, 128 columns a round through its staging buffer.
+// A warpgroup's 64 rows of the unit to C, 128 columns a round through its
+// staging buffer.
 template <int W>
-__device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const Unit& un, int wg,
+__device__ void store_unit(unsigned char *out, const CUtensorMap *map_c, const Unit &un, int wg,
                            const float (&acc)[W / 2]) {
   const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
-  uint16_t* ob = reinterpret_cast<uint16_t*>(out + wg * kOutBytes);  // [2 boxes][64][64]
+  uint16_t *ob = reinterpret_cast<uint16_t *>(out + wg * kOutBytes);  // [2 boxes][64][64]
   const bool diag = un.c0 < un.r0 + kTileM;
 #pragma unroll
   for (int hf = 0; hf < W / 128; ++hf) {
-    if (wtid == 0) ptx::bulk_wait_read_all();  // the previous round's store has read the buffer
+    if (wtid == 0)
+      ptx::bulk_wait_read_all();  // the previous round's store has read the
+                                  // buffer
     ptx::named_barrier_sync(kStoreBarrier + wg, 128);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -144,12 +160,13 @@ __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const U
           v1 = m > col + 1 ? 0.f : v1;
         }
         const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
-        *reinterpret_cast<__nv_bfloat162*>(
+        *reinterpret_cast<__nv_bfloat162 *>(
             &ob[(c / kBoxN) * 64 * kBoxN + r * kBoxN + (((c % kBoxN) / 8) ^ (r % 8)) * 8 + c % 8]) =
             v;
       }
     }
-    ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+    ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine
+                               // reads them
     ptx::named_barrier_sync(kStoreBarrier + wg, 128);
     if (wtid == 0) {
       for (int bx = 0; bx < 2; ++bx)
@@ -159,57 +176,64 @@ __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const U
     }
   }
 }
-#endif
+
+// The ring (both widths: 192 KB), the staging behind it, then the barriers.
+template <int W>
+struct Smem {
+  using S = Shape<W>;
+  unsigned char *ring;
+  __device__ unsigned char *out() const { return ring + S::kSlots * S::kStageBytes; }
+  __device__ uint64_t *full() const { return reinterpret_cast<uint64_t *>(out() + 2 * kOutBytes); }
+  __device__ uint64_t *empty() const { return full() + S::kSlots; }
+};
 
 template <int W>
-__global__ void __launch_bounds__(kThreads, 1)
-    wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets) {
-#if TRIMM_SM90_DEVICE
-  using S = Shape<W>;
-  extern __shared__ __align__(1024) unsigned char raw[];
-  unsigned char* ring = raw + ((1024u - (shared_address(raw) & 1023u)) & 1023u);
-  unsigned char* out = ring + S::kSlots * S::kStageBytes;
-  uint64_t* full = reinterpret_cast<uint64_t*>(out + 2 * kOutBytes);
-  uint64_t* empty = full + S::kSlots;
-  const int tid = threadIdx.x;
-  if (tid == 0) {
-    for (int i = 0; i < S::kSlots; ++i) {
-      ptx::mbar_init(&full[i], 1);
-      ptx::mbar_init(&empty[i], kConsumerThreads / 32);  // one arrival per consumer warp
-    }
-    ptx::mbar_init_fence();
-    ptx::tma_prefetch_descriptor(&map_a);
-    ptx::tma_prefetch_descriptor(&map_b);
-    ptx::tma_prefetch_descriptor(&map_c);
+__device__ __forceinline__ void init(const Smem<W> &sm) {
+  for (int i = 0; i < Shape<W>::kSlots; ++i) {
+    ptx::mbar_init(&sm.full()[i], 1);
+    ptx::mbar_init(&sm.empty()[i],
+                   kConsumerThreads / 32);  // one arrival per consumer warp
   }
-  __syncthreads();
-  const int u_first = offsets[blockIdx.x], u_end = offsets[blockIdx.x + 1];
-  if (tid >= kConsumerThreads) {
-    ptx::setmaxnreg_dec<kProducerRegs>();
-    if (tid != kConsumerThreads) return;
-    int q = 0;  // stages issued: the ring and its phases run on across units
-    for (int u = u_first; u < u_end; ++u) {
-      const Unit un = units[u];
-      for (int it = 0; it < un.steps; ++it, ++q) {
-        const int s = q % S::kSlots, k0 = un.k_begin + it * kStep;
-        if (q >= S::kSlots) ptx::mbar_wait(&empty[s], ((q / S::kSlots) & 1) ^ 1);
-        unsigned char* st = ring + s * S::kStageBytes;
-        ptx::mbar_arrive_expect_tx(&full[s], S::kStageBytes);
-        ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
-#pragma unroll
-        for (int j = 0; j < S::kBoxes; ++j)
-          ptx::tma_load_3d(st + S::kABytes + j * kBoxBytes, &map_b, &full[s], un.c0 + kBoxN * j,
-                           k0, 0);
-      }
-    }
-    return;
-  }
+  ptx::mbar_init_fence();
+}
 
-  ptx::setmaxnreg_inc<kConsumerRegs>();
+// The producer thread over the block's units [u_first, u_end), all of width W.
+template <int W>
+__device__ __forceinline__ void produce(const Smem<W> &sm, const CUtensorMap &map_a,
+                                        const CUtensorMap &map_b, const Unit *units, int u_first,
+                                        int u_end) {
+  using S = Shape<W>;
+  unsigned char *ring = sm.ring;
+  uint64_t *full = sm.full(), *empty = sm.empty();
+  int q = 0;  // stages issued: the ring and its phases run on across units
+  for (int u = u_first; u < u_end; ++u) {
+    const Unit un = units[u];
+    for (int it = 0; it < un.steps; ++it, ++q) {
+      const int s = q % S::kSlots, k0 = un.k_begin + it * kStep;
+      if (q >= S::kSlots) ptx::mbar_wait(&empty[s], ((q / S::kSlots) & 1) ^ 1);
+      unsigned char *st = ring + s * S::kStageBytes;
+      ptx::mbar_arrive_expect_tx(&full[s], S::kStageBytes);
+      ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
+#pragma unroll
+      for (int j = 0; j < S::kBoxes; ++j)
+        ptx::tma_load_3d(st + S::kABytes + j * kBoxBytes, &map_b, &full[s], un.c0 + kBoxN * j, k0,
+                         0);
+    }
+  }
+}
+
+// The consumer warpgroups over the same units.
+template <int W>
+__device__ __forceinline__ void consume(const Smem<W> &sm, const CUtensorMap &map_c,
+                                        const Unit *units, int u_first, int u_end) {
+  using S = Shape<W>;
+  unsigned char *ring = sm.ring, *out = sm.out();
+  uint64_t *full = sm.full(), *empty = sm.empty();
+  const int tid = threadIdx.x;
   const int wg = __shfl_sync(0xFFFFFFFFu, tid / 128, 0);
   const bool lane0 = tid % 32 == 0;
-  // The warpgroup's 64 rows of A and B's boxes (LBO apart), in slot 0; see sm90_16bit.
+  // The warpgroup's 64 rows of A and B's boxes (LBO apart), in slot 0; see
+  // sm90_16bit.
   const uint32_t da0 = ptx::desc_kmajor_sw128_lo(ring + 64 * wg * kStep * 2);
   const uint32_t db0 = uint32_t(ptx::desc_mnmajor_sw128(ring + S::kABytes, kBoxBytes));
   constexpr uint32_t kSlot = S::kStageBytes >> 4, kStepA = 16 * 2 >> 4,
@@ -218,11 +242,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   int s = 0;
   uint32_t phase = 0;
   // Stage `it` of the unit: wait, mask, four wgmmas as one commit group.
-  auto issue = [&](const Unit& un, int it) {
+  auto issue = [&](const Unit &un, int it) {
     const int k0 = un.k_begin + it * kStep;
     ptx::mbar_wait(&full[s], phase);
-    unsigned char* st = ring + s * S::kStageBytes;
-    const bool edge_a = k0 < un.r0 + kTileM, edge_b = k0 + kStep > un.c0;
+    unsigned char *st = ring + s * S::kStageBytes;
+    const bool edge_a = k0<un.r0 + kTileM, edge_b = k0 + kStep> un.c0;
     if (edge_a || edge_b) {
       mask_block(st + 64 * wg * kStep * 2, a_block(k0 - (un.r0 + 64 * wg)), tid % 128, 128);
       if (edge_b) {
@@ -231,7 +255,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           mask_block(st + S::kABytes + j * kBoxBytes, b_block(k0 - un.c0 - kBoxN * j), tid,
                      kConsumerThreads);
       }
-      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
+      ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's
+                                 // async-proxy reads
       if (edge_b)
         ptx::named_barrier_sync(kMaskBarrier, kConsumerThreads);
       else
@@ -266,53 +291,153 @@ __global__ void __launch_bounds__(kThreads, 1)
     store_unit<W>(out, &map_c, un, wg, acc);
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
+}
+#endif
+
+// kMode 128 or 256: every block of that width; 0 (mixed): blocks below
+// narrow_blocks run 128×128 units, the others 128×256 ones, each from its own
+// list.
+template <int kMode>
+__global__ void __launch_bounds__(kThreads, 1)
+    wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_c, const Unit *units, const int *offsets,
+               int narrow_blocks) {
+#if TRIMM_SM90_DEVICE
+  static_assert(
+      Shape<128>::kSlots * Shape<128>::kStageBytes == Shape<256>::kSlots * Shape<256>::kStageBytes,
+      "both widths' rings take the same bytes: one layout for a mixed launch");
+  extern __shared__ __align__(1024) unsigned char raw[];
+  unsigned char *ring = raw + ((1024u - (shared_address(raw) & 1023u)) & 1023u);
+  const int u_first = offsets[blockIdx.x], u_end = offsets[blockIdx.x + 1];
+  const bool narrow = kMode == 128 || (kMode == 0 && int(blockIdx.x) < narrow_blocks);
+  const int tid = threadIdx.x;
+  if (tid == 0) {
+    narrow ? init(Smem<128>{ring}) : init(Smem<256>{ring});
+    ptx::tma_prefetch_descriptor(&map_a);
+    ptx::tma_prefetch_descriptor(&map_b);
+    ptx::tma_prefetch_descriptor(&map_c);
+  }
+  __syncthreads();
+  if (tid >= kConsumerThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (tid != kConsumerThreads) return;
+    if (narrow)
+      produce(Smem<128>{ring}, map_a, map_b, units, u_first, u_end);
+    else
+      produce(Smem<256>{ring}, map_a, map_b, units, u_first, u_end);
+    return;
+  }
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  if (narrow)
+    consume(Smem<128>{ring}, map_c, units, u_first, u_end);
+  else
+    consume(Smem<256>{ring}, map_c, units, u_first, u_end);
 #else
   __trap();
 #endif
 }
 
-// C = triu(A·B) in fp32 from the bf16 inputs, one thread an element, k over the band only.
-__global__ void reference(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int n) {
+// C = triu(A·B) in fp32 from the bf16 inputs, one thread an element, k over the
+// band only.
+__global__ void reference(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int n) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y;
   if (c >= n || m > c) return;
   float sum = 0.f;
   for (int k = m; k <= c; ++k)
-    sum = fmaf(__bfloat162float(A[size_t(m) * n + k]), __bfloat162float(B[size_t(k) * n + c]),
-               sum);
+    sum = fmaf(__bfloat162float(A[size_t(m) * n + k]), __bfloat162float(B[size_t(k) * n + c]), sum);
   C[size_t(m) * n + c] = sum;
 }
 
-// The units of width W, packed onto `blocks` lists: largest first onto the least-loaded block,
-// cost in 128×128-stage equivalents plus 7 a unit (sm90_16bit's unit_cost); each list heaviest
-// first. Returns the makespan in those units.
+// The units of width W over the whole triangle.
 template <int W>
-double pack(int n, int blocks, std::vector<Unit>& units, std::vector<int>& offsets) {
+std::vector<Unit> units_of(int n) {
   std::vector<Unit> all;
   for (int i = 0; i < n / kTileM; ++i)
     for (int c0 = (kTileM * i / W) * W; c0 < n; c0 += W)
       all.push_back({kTileM * i, c0, kTileM * i, (c0 + W - kTileM * i) / kStep});
-  std::stable_sort(all.begin(), all.end(),
-                   [](const Unit& x, const Unit& y) { return x.steps > y.steps; });
+  return all;
+}
+
+// A unit's time in 128×128-stage equivalents: its stages (a 128×256 stage
+// `wide` of them) plus the unit's own costs (7: sm90_16bit's unit_cost).
+struct Cost {
+  double wide;
+  double operator()(const Unit &u, bool is_wide) const {
+    return is_wide ? wide * u.steps + 8.0 : u.steps + 7.0;
+  }
+};
+
+// Largest first onto the least-loaded of `count` lists (each then heaviest
+// first); returns the makespan by cost.
+double lpt(std::vector<Unit> us, int count, bool is_wide, const Cost &cost,
+           std::vector<std::vector<Unit>> *lists) {
+  std::stable_sort(us.begin(), us.end(),
+                   [](const Unit &x, const Unit &y) { return x.steps > y.steps; });
   using Load = std::pair<double, int>;
   std::priority_queue<Load, std::vector<Load>, std::greater<Load>> heap;
-  for (int b = 0; b < blocks; ++b) heap.push({0.0, b});
-  std::vector<std::vector<Unit>> lists(static_cast<size_t>(blocks));
+  for (int b = 0; b < count; ++b) heap.push({0.0, b});
+  if (lists) lists->assign(size_t(count), {});
   double makespan = 0.0;
-  for (const Unit& u : all) {
+  for (const Unit &u : us) {
     auto [load, b] = heap.top();
     heap.pop();
-    load += u.steps * (W / 128.0) + 7.0;
+    load += cost(u, is_wide);
     makespan = std::max(makespan, load);
-    lists[size_t(b)].push_back(u);
+    if (lists) (*lists)[size_t(b)].push_back(u);
     heap.push({load, b});
   }
-  units.clear();
-  offsets.assign(1, 0);
-  for (const auto& l : lists) {
-    units.insert(units.end(), l.begin(), l.end());
-    offsets.push_back(int(units.size()));
-  }
   return makespan;
+}
+
+// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256
+// ones.
+struct Plan {
+  std::vector<std::vector<Unit>> lists;
+  int narrow_blocks = 0, threshold = 0;
+  double makespan = 0.0;
+};
+
+// Mixed: 128×256 units of at most `threshold` stages, the longer ones as their
+// two 128×128 halves (a half wholly below the diagonal dropped), the blocks
+// split between the widths; the threshold and the split minimize the modelled
+// makespan.
+Plan mixed_plan(int n, int blocks, const Cost &cost) {
+  const std::vector<Unit> wide = units_of<256>(n);
+  Plan best;
+  best.makespan = 1e30;
+  for (int threshold = 2; threshold <= n / kStep; threshold += 2) {
+    std::vector<Unit> nu, wu;
+    for (const Unit &u : wide) {
+      if (u.steps <= threshold) {
+        wu.push_back(u);
+        continue;
+      }
+      for (int c = u.c0; c < u.c0 + 256; c += 128)
+        if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep});
+    }
+    if (nu.empty() || wu.empty()) continue;
+    for (int p = 1; p < blocks; ++p) {
+      const double m =
+          std::max(lpt(nu, p, false, cost, nullptr), lpt(wu, blocks - p, true, cost, nullptr));
+      if (m < best.makespan) {
+        best.makespan = m, best.narrow_blocks = p, best.threshold = threshold;
+      }
+    }
+  }
+  std::vector<Unit> nu, wu;
+  for (const Unit &u : wide) {
+    if (u.steps <= best.threshold) {
+      wu.push_back(u);
+      continue;
+    }
+    for (int c = u.c0; c < u.c0 + 256; c += 128)
+      if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep});
+  }
+  std::vector<std::vector<Unit>> wl;
+  lpt(nu, best.narrow_blocks, false, cost, &best.lists);
+  lpt(wu, blocks - best.narrow_blocks, true, cost, &wl);
+  best.lists.insert(best.lists.end(), wl.begin(), wl.end());
+  return best;
 }
 
 uint16_t to_bf16(float x) {  // x is exactly representable: truncation is exact
@@ -330,36 +455,48 @@ float from_bf16(uint16_t h) {
 struct Problem {
   int n;
   uint16_t *A, *B, *C;
-  float* ref;
+  float *ref;
   std::vector<float> ref_host;
 };
 
-template <int W>
-bool run(const Problem& p, int sms, unsigned char* flush, size_t flush_bytes) {
-  using S = Shape<W>;
+template <int kMode>
+bool run(const Problem &p, const Plan &plan, const char *label, unsigned char *flush,
+         size_t flush_bytes) {
+  constexpr int kSmem = std::max(Shape<128>::kSmem, Shape<256>::kSmem);
   std::vector<Unit> units;
-  std::vector<int> offsets;
-  const double makespan = pack<W>(p.n, sms, units, offsets);
-  Unit* d_units = nullptr;
-  int* d_offsets = nullptr;
+  std::vector<int> offsets(1, 0);
+  int max_steps = 0;
+  for (const auto &l : plan.lists) {
+    units.insert(units.end(), l.begin(), l.end());
+    offsets.push_back(int(units.size()));
+    for (const Unit &u : l) max_steps = std::max(max_steps, u.steps);
+  }
+  const int blocks = int(plan.lists.size());
+  Unit *d_units = nullptr;
+  int *d_offsets = nullptr;
   PROBE_CHECK(cudaMalloc(&d_units, units.size() * sizeof(Unit)));
   PROBE_CHECK(cudaMalloc(&d_offsets, offsets.size() * sizeof(int)));
-  PROBE_CHECK(cudaMemcpy(d_units, units.data(), units.size() * sizeof(Unit),
-                         cudaMemcpyHostToDevice));
-  PROBE_CHECK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(int),
-                         cudaMemcpyHostToDevice));
+  PROBE_CHECK(
+      cudaMemcpy(d_units, units.data(), units.size() * sizeof(Unit), cudaMemcpyHostToDevice));
+  PROBE_CHECK(
+      cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
   namespace sm90 = trimm::kernels::sm90;
   using bf = trimm::bfloat16_t;
-  const CUtensorMap map_a = sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64, 128);
-  const CUtensorMap map_b = sm90::make_map(reinterpret_cast<const bf*>(p.B), p.n, p.n, 0, 1, 64, 64);
-  const CUtensorMap map_c = sm90::make_map(reinterpret_cast<const bf*>(p.C), p.n, p.n, 0, 1, 64, 64);
-  auto kernel = wide_probe<W>;
-  PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSmem));
+  const CUtensorMap map_a =
+      sm90::make_map(reinterpret_cast<const bf *>(p.A), p.n, p.n, 0, 1, 64, 128);
+  const CUtensorMap map_b =
+      sm90::make_map(reinterpret_cast<const bf *>(p.B), p.n, p.n, 0, 1, 64, 64);
+  const CUtensorMap map_c =
+      sm90::make_map(reinterpret_cast<const bf *>(p.C), p.n, p.n, 0, 1, 64, 64);
+  auto kernel = wide_probe<kMode>;
+  PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   auto launch = [&] {
-    kernel<<<sms, kThreads, S::kSmem>>>(map_a, map_b, map_c, d_units, d_offsets);
+    kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets,
+                                        plan.narrow_blocks);
   };
-  // The check: C cleared, one run, every element of the upper triangle against the reference
-  // (fp32 sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
+  // The check: C cleared, one run, every element of the upper triangle against
+  // the reference (fp32 sums in another order, then bf16's rounding: 2^-8
+  // relative), the lower one +0.
   const size_t elems = size_t(p.n) * p.n;
   PROBE_CHECK(cudaMemset(p.C, 0, elems * 2));
   launch();
@@ -398,12 +535,13 @@ bool run(const Problem& p, int sms, unsigned char* flush, size_t flush_bytes) {
   }
   PROBE_CHECK(cudaGetLastError());
   std::sort(ms.begin(), ms.end());
-  int max_steps = 0;
-  for (const Unit& u : units) max_steps = std::max(max_steps, u.steps);
-  std::printf("wide-probe W=%d n=%d units=%zu longest=%d stages (%d eq) lpt_makespan=%.0f eq  "
-              "median %.4f ms  min %.4f ms  worst_rel_err %.2e  bad %lld  %s\n",
-              W, p.n, units.size(), max_steps, max_steps * W / 128, makespan, ms[ms.size() / 2],
-              ms[0], worst, bad, bad == 0 ? "OK" : "FAILED");
+  std::printf(
+      "wide-probe %-26s n=%d units=%zu narrow_blocks=%d threshold=%d "
+      "longest=%d stages "
+      "model=%.0f eq  median %.4f ms  min %.4f ms  worst_rel_err %.2e  "
+      "bad %lld  %s\n",
+      label, p.n, units.size(), plan.narrow_blocks, plan.threshold, max_steps, plan.makespan,
+      ms[ms.size() / 2], ms[0], worst, bad, bad == 0 ? "OK" : "FAILED");
   PROBE_CHECK(cudaEventDestroy(e0));
   PROBE_CHECK(cudaEventDestroy(e1));
   PROBE_CHECK(cudaFree(d_units));
@@ -413,7 +551,10 @@ bool run(const Problem& p, int sms, unsigned char* flush, size_t flush_bytes) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
+  // Mixed plans are made for each modelled cost of a 128×256 stage (in 128×128
+  // stages): 2.0 if only the tensor work counted, 1.5 if only the bytes did.
+  const double wide_costs[] = {1.5, 1.65, 1.8};
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {2048, 3072, 4096, 6144, 8192};
@@ -431,7 +572,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const size_t flush_bytes = 2 * size_t(l2);
-  unsigned char* flush = nullptr;
+  unsigned char *flush = nullptr;
   PROBE_CHECK(cudaMalloc(&flush, flush_bytes));
   bool ok = true;
   std::mt19937 rng(std::random_device{}());
@@ -457,13 +598,26 @@ int main(int argc, char** argv) {
     PROBE_CHECK(cudaMemcpy(p.A, a.data(), elems * 2, cudaMemcpyHostToDevice));
     PROBE_CHECK(cudaMemcpy(p.B, b.data(), elems * 2, cudaMemcpyHostToDevice));
     reference<<<dim3(unsigned((n + 127) / 128), unsigned(n)), 128>>>(
-        reinterpret_cast<const __nv_bfloat16*>(p.A), reinterpret_cast<const __nv_bfloat16*>(p.B),
+        reinterpret_cast<const __nv_bfloat16 *>(p.A), reinterpret_cast<const __nv_bfloat16 *>(p.B),
         p.ref, n);
     PROBE_CHECK(cudaGetLastError());
     p.ref_host.resize(elems);
     PROBE_CHECK(cudaMemcpy(p.ref_host.data(), p.ref, elems * 4, cudaMemcpyDeviceToHost));
-    ok = run<128>(p, sms, flush, flush_bytes) && ok;
-    ok = run<256>(p, sms, flush, flush_bytes) && ok;
+    for (const int w : {128, 256}) {
+      Plan plan;
+      const bool wide = w == 256;
+      plan.makespan =
+          lpt(wide ? units_of<256>(n) : units_of<128>(n), sms, wide, Cost{1.0}, &plan.lists);
+      plan.narrow_blocks = wide ? 0 : sms;
+      ok = (wide ? run<256>(p, plan, "W=256", flush, flush_bytes)
+                 : run<128>(p, plan, "W=128", flush, flush_bytes)) &&
+           ok;
+    }
+    for (const double a : wide_costs) {
+      char label[64];
+      std::snprintf(label, sizeof label, "mixed (wide stage %.2f eq)", a);
+      ok = run<0>(p, mixed_plan(n, sms, Cost{a}), label, flush, flush_bytes) && ok;
+    }
     PROBE_CHECK(cudaFree(p.A));
     PROBE_CHECK(cudaFree(p.B));
     PROBE_CHECK(cudaFree(p.C));

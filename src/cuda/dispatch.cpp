@@ -16,8 +16,11 @@ constexpr int kAnyCc = 1000;
 // Small n first: below kSmallN the 128-tile kernels leave the GPU idle. Measured on the H200
 // (bench/RESULTS.md, session 4): simt_small_fp32 0.0376 ms at n = 1024 against sm90_tf32x3's
 // 0.0418, 0.293 against 0.073 at 2048. Structure::Detect sums every k in the small kernel (three
-// times the triangle's work) only up to kSmallDetectN: 0.0229 ms at 512 (the reference: 0.019).
-constexpr int64_t kSmallN = 1024, kSmallDetectN = 512, kAnyN = INT64_MAX;
+// times the triangle's work) up to kSmallDetectN, where it ties sm90_tf32x3's Detect (session
+// 43, its band split over four groups: 0.0182 ms at 512, 0.0223 at 640, 0.0365 at 768, 0.0527
+// at 896, 0.0605 at 1024; sm90_tf32x3 0.056, 0.055, 0.053, 0.054; the reference 0.019, 0.028,
+// 0.040, 0.047, 0.068).
+constexpr int64_t kSmallN = 1024, kSmallDetectN = 896, kAnyN = INT64_MAX;
 
 // The kernels that need a workspace (a prepass into it) are taken only for one problem whose call
 // brings it (select), from the sizes where they were measured to win on the H200 (sessions

@@ -38,10 +38,10 @@ TEST(Dispatch, DetectTakesTheExactPathOrTheKernelWithFlags) {
   };
   // Small n: every k in the small kernel, on any GPU.
   EXPECT_EQ(pick(90, 1), "simt_small_fp32 exact");
-  EXPECT_EQ(pick(90, 512), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 896), "simt_small_fp32 exact");
   EXPECT_EQ(pick(80, 512), "simt_small_fp32 exact");
   // Past it, the kernel with flags on sm_90 (though Triangular keeps the small kernel to 1024).
-  EXPECT_EQ(pick(90, 513), "sm90_tf32x3");
+  EXPECT_EQ(pick(90, 897), "sm90_tf32x3");
   EXPECT_EQ(pick(90, 1024), "sm90_tf32x3");
   EXPECT_STREQ(choose(90, Precision::Auto, 1024, "", true, Structure::Triangular).kernel->name,
                "simt_small_fp32");

@@ -5,10 +5,14 @@
 // tile in the same block. No fix-up pass, no tensor map: one launch.
 //
 // A block's time is its band's global round trips: with one 32-k stage in flight, ~1.3 µs per
-// stage on the H200 (bench/NOTES.md). So kAhead stages are in flight, in a ring of registers,
-// and shared memory is double-buffered (one barrier a stage). The multiply then bounds it by
-// its shared-memory loads: four k of A per 16-byte load (a warp's row, broadcast), one of B per
-// 4-byte load (one row across the warp): 8 loads per 16 FFMA.
+// stage on the H200 (bench/NOTES.md), and a band of 16 stages (n = 512) still ran ~0.9 µs a
+// stage with four in flight in one chain. So the block's four groups of 64 threads each sum
+// every fourth stage of the band (stage i in group i % 4: balanced to one stage for any band),
+// the next stage in flight in registers while they multiply one from shared memory, each
+// group at its own pace (its own barrier); their partial tiles meet in shared memory, added in
+// group order (deterministic). n = 512: 17.2 → 13.0 µs, 1024: 37.6 → 28.2 (session 43). A
+// group's multiply is bound by its shared-memory loads: four k of A per 16-byte load (one row,
+// broadcast), one of B per 4-byte load: 20 loads per 64 FFMA.
 //
 // C is computed as it lies: the Upper product tile (I ≤ J) sums k over [32·I, 32·J + 32), the
 // Lower one (I ≥ J) over [32·J, 32·I + 32); the triangle's structural zeros are never loaded.
@@ -29,39 +33,56 @@ namespace trimm::kernels {
 namespace simt_small {
 namespace {
 
-constexpr int kT = 32;                   // output tile (kT × kT) and k per stage
-constexpr int kThreads = 256;            // 32 columns × 8 row groups
-constexpr int kRows = kT * kT / kThreads;  // rows of the tile per thread
-constexpr int kAhead = 4;                // stages in flight
-static_assert(kThreads % kT == 0 && kT % (kThreads / kT) == 0, "whole rows per thread group");
+constexpr int kT = 32;                        // output tile (kT × kT) and k per stage
+constexpr int kGroups = 4;                    // groups splitting the band's stages
+constexpr int kGroupThreads = 64;             // a group: 32 columns × 2 row halves
+constexpr int kThreads = kGroups * kGroupThreads;
+constexpr int kRowStep = kGroupThreads / kT;  // rows between a thread's rows
+constexpr int kRows = kT / kRowStep;          // rows of the tile per thread
+static_assert(kGroupThreads % kT == 0 && kT % kRowStep == 0, "whole rows per thread");
+static_assert(kGroupThreads % 32 == 0 && kGroups + 1 <= 16, "whole warps; a named barrier each");
+static_assert(kT * kT % kThreads == 0, "the reduction: whole elements per thread");
 
 // One k stage of operands in registers: A(m0 + r, k0 + c) and B(k0 + r, n0 + c) for this
-// thread's rows r = ty + 8·q and column c = tx, zero where a structural zero (unless dense) or
-// past n. Loads are predicated: nothing outside the band or the triangle is read.
+// thread's rows r = ty + kRowStep·q and column c = tx, zero where a structural zero (unless
+// dense) or past n. Loads are predicated: nothing outside the band or the triangle is read.
 struct Stage {
   float a[kRows], b[kRows];
 };
 template <bool kDense>
-__device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t ldb, int64_t n,
-                           bool upper, int64_t m0, int64_t n0, int64_t k0, int tx, int ty,
-                           Stage& s) {
+__device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t ldb, int n,
+                           bool upper, int m0, int n0, int k0, int tx, int ty, Stage& s) {
+  // Row by row from one pointer each (a 64-bit offset per row would cost two registers a row).
+  const int ak = k0 + tx, bn = n0 + tx;
+  const float* pa = A + int64_t(m0 + ty) * lda + ak;
+  const float* pb = B + int64_t(k0 + ty) * ldb + bn;
 #pragma unroll
   for (int q = 0; q < kRows; ++q) {
-    const int64_t r = ty + (kThreads / kT) * q;
-    const int64_t am = m0 + r, ak = k0 + tx, bk = k0 + r, bn = n0 + tx;
-    const bool a_in = am < n && ak < n && (kDense || (upper ? ak >= am : ak <= am));
-    const bool b_in = bk < n && bn < n && (kDense || (upper ? bk <= bn : bk >= bn));
-    s.a[q] = a_in ? A[am * lda + ak] : 0.f;
-    s.b[q] = b_in ? B[bk * ldb + bn] : 0.f;
+    const int am = m0 + ty + kRowStep * q, bk = k0 + ty + kRowStep * q;
+    // In the triangle, one bound implies the other (upper: am <= ak < n; lower: ak <= am < n).
+    const bool a_in = kDense ? am < n && ak < n : upper ? ak >= am && ak < n : ak <= am && am < n;
+    const bool b_in = kDense ? bk < n && bn < n : upper ? bk <= bn && bn < n : bk >= bn && bk < n;
+    s.a[q] = a_in ? *pa : 0.f;
+    s.b[q] = b_in ? *pb : 0.f;
+    pa += kRowStep * lda;
+    pb += kRowStep * ldb;
   }
 }
 
+// The group's own barrier (1 + group; 0 is __syncthreads): the groups run independently, which
+// was ~1.5× faster than the block's barrier every stage (session 43).
+__device__ __forceinline__ void group_sync(int group) {
+  asm volatile("bar.sync %0, %1;" ::"r"(1 + group), "n"(kGroupThreads) : "memory");
+}
+
 template <bool kDense>
-__global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, int64_t batch_offset) {
-  // A warp writes one row of each (its lanes are k of A, n of B) and reads one row of each: no
-  // bank conflicts, no padding, and A's rows stay 16-byte aligned for the vector loads.
-  __shared__ __align__(16) float As[2][kT][kT];  // (m, k)
-  __shared__ float Bs[2][kT][kT];                // (k, n)
+__global__ void __launch_bounds__(kThreads, 2) simt_small_fp32_kernel(Problem p,
+                                                                     int64_t batch_offset) {
+  // A group's stage: a warp writes one row of each (its lanes are k of A, n of B) and reads one
+  // row of each: no bank conflicts, no padding, and A's rows stay 16-byte aligned for the vector
+  // loads. After the band, As holds the groups' partial tiles.
+  __shared__ __align__(16) float As[kGroups][kT][kT];  // (m, k)
+  __shared__ float Bs[kGroups][kT][kT];                // (k, n)
   const bool upper = p.fill == Fill::Upper;
   const int t = int((p.n + kT - 1) / kT);
   int I, J;
@@ -70,66 +91,76 @@ __global__ void __launch_bounds__(kThreads) simt_small_fp32_kernel(Problem p, in
   const float* A = p.A + b * p.stride_a;
   const float* B = p.B + b * p.stride_b;
   float* C = p.C + b * p.stride_c;
-  const int tx = threadIdx.x % kT, ty = threadIdx.x / kT;
-  const int64_t m0 = int64_t(I) * kT, n0 = int64_t(J) * kT;
+  const int group = threadIdx.x / kGroupThreads, gt = threadIdx.x % kGroupThreads;
+  const int tx = gt % kT, ty = gt / kT;
+  // Indices in 32 bits: an n×n operand with n ≥ 2^31 could not be allocated.
+  const int n = int(p.n), m0 = I * kT, n0 = J * kT;
 
   // The mirror tile (J, I), in C's other triangle, is this block's to zero.
   if (I != J) zero_region<false>(C, p.ldc, p.n, n0, m0, kT, kT, threadIdx.x, kThreads);
 
-  // k band: between the tile's diagonal ends (every k when dense).
-  const int64_t k_begin = kDense ? 0 : int64_t(std::min(I, J)) * kT;
-  const int64_t k_end = kDense ? p.n : std::min<int64_t>(p.n, int64_t(std::max(I, J) + 1) * kT);
-  auto load = [&](int64_t k0, Stage& st) {
-    if (k0 < k_end) load_stage<kDense>(A, p.lda, B, p.ldb, p.n, upper, m0, n0, k0, tx, ty, st);
+  // k band: between the tile's diagonal ends (every k when dense); the group's stages are
+  // group, group + kGroups, ...
+  const int k_begin = kDense ? 0 : std::min(I, J) * kT;
+  const int k_end = kDense ? n : std::min(n, (std::max(I, J) + 1) * kT);
+  constexpr int k_step = kGroups * kT;
+  auto load = [&](int k0, Stage& st) {
+    if (k0 < k_end) load_stage<kDense>(A, p.lda, B, p.ldb, n, upper, m0, n0, k0, tx, ty, st);
   };
   float acc[kRows] = {};
-  Stage ring[kAhead];
-#pragma unroll
-  for (int s = 0; s < kAhead; ++s) load(k_begin + s * kT, ring[s]);
-  // Stage number i = (k0 - k_begin) / kT sits in ring[i % kAhead] and shared buffer i % 2: the
-  // loop is unrolled by kAhead (even) so that both are static.
-  static_assert(kAhead % 2 == 0, "ring slot and shared buffer both follow from s");
-  for (int64_t k0 = k_begin; k0 < k_end; k0 += kAhead * kT) {
-#pragma unroll
-    for (int s = 0; s < kAhead; ++s) {
-      const int64_t ks = k0 + s * kT;
-      if (ks >= k_end) break;  // block-uniform
-      const int buf = s % 2;
+  // Every group runs the same number of rounds (a group past the band idles through its last):
+  // each thread meets as many barriers (compute-sanitizer's racecheck counted hazards across the
+  // final __syncthreads where the groups' counts differed).
+  Stage st;
+  load(k_begin + group * kT, st);
+  float(&as)[kT][kT] = As[group];
+  float(&bs)[kT][kT] = Bs[group];
+  for (int k0 = k_begin; k0 < k_end; k0 += k_step) {
+    const int ks = k0 + group * kT;
+    const bool active = ks < k_end;  // group-uniform
+    group_sync(group);               // the group's last stage is read: its buffers are free
+    if (active) {
 #pragma unroll
       for (int q = 0; q < kRows; ++q) {
-        As[buf][ty + (kThreads / kT) * q][tx] = ring[s].a[q];
-        Bs[buf][ty + (kThreads / kT) * q][tx] = ring[s].b[q];
+        as[ty + kRowStep * q][tx] = st.a[q];
+        bs[ty + kRowStep * q][tx] = st.b[q];
       }
-      // One barrier a stage: a warp writes buffer `buf` again only two stages later, after the
-      // next stage's barrier, which every warp reaches after it multiplied this one.
-      __syncthreads();
-      load(ks + kAhead * kT, ring[s]);
-#pragma unroll 2
-      for (int kk = 0; kk < kT; kk += 4) {
-        float4 a[kRows];
+    }
+    group_sync(group);
+    if (!active) continue;
+    load(ks + k_step, st);
+#pragma unroll 1
+    for (int kk = 0; kk < kT; kk += 4) {
+      float bv[4];
 #pragma unroll
-        for (int q = 0; q < kRows; ++q)
-          a[q] = *reinterpret_cast<const float4*>(&As[buf][ty + (kThreads / kT) * q][kk]);
+      for (int e = 0; e < 4; ++e) bv[e] = bs[kk + e][tx];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const float bv = Bs[buf][kk + e][tx];
-#pragma unroll
-          for (int q = 0; q < kRows; ++q) {
-            const float av = e == 0 ? a[q].x : e == 1 ? a[q].y : e == 2 ? a[q].z : a[q].w;
-            acc[q] = fmaf(av, bv, acc[q]);
-          }
-        }
+      for (int q = 0; q < kRows; ++q) {
+        const float4 a = *reinterpret_cast<const float4*>(&as[ty + kRowStep * q][kk]);
+        acc[q] = fmaf(a.x, bv[0], acc[q]);
+        acc[q] = fmaf(a.y, bv[1], acc[q]);
+        acc[q] = fmaf(a.z, bv[2], acc[q]);
+        acc[q] = fmaf(a.w, bv[3], acc[q]);
       }
     }
   }
 
-  // Epilogue: the tile, with the other triangle's part of a diagonal tile written as zero.
+  // The partial tiles, added in group order; the other triangle's part of a diagonal tile is
+  // written as zero.
+  __syncthreads();  // every group is done with its buffers
 #pragma unroll
-  for (int q = 0; q < kRows; ++q) {
-    const int64_t m = m0 + ty + (kThreads / kT) * q, col = n0 + tx;
-    if (m >= p.n || col >= p.n) continue;
+  for (int q = 0; q < kRows; ++q) as[ty + kRowStep * q][tx] = acc[q];
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < kT * kT / kThreads; ++e) {
+    const int idx = int(threadIdx.x) + kThreads * e, r = idx / kT, c = idx % kT;
+    const int m = m0 + r, col = n0 + c;
+    if (m >= n || col >= n) continue;
+    float sum = As[0][r][c];
+#pragma unroll
+    for (int g = 1; g < kGroups; ++g) sum += As[g][r][c];
     const bool outside = upper ? m > col : m < col;
-    C[m * p.ldc + col] = outside ? 0.f : acc[q];
+    C[int64_t(m) * p.ldc + col] = outside ? 0.f : sum;
   }
 }
 
