@@ -1,10 +1,10 @@
 # Session 43, call 8 (~4 min): the exact path skips a stage whose A is all zero against a finite
-# Source of the skip: bench/variants/s43_exact_skip.patch on 1acd4ff (its comments trimmed).
 # B (or the reverse), after a vote a warp (build-carry/s43g.tar.xz: trimm = Detect's exact path
 # to 896, trimm_d2048 = to 2048). Tests of the small kernel and Detect, the sanitizers on the
 # exact path, then Detect 128-2048 in both binaries (the triangular inputs skip every stage
 # outside the band). Predicted: Detect 512 ~14 us, 896 ~27, 1024 ~32 (sm90_tf32x3 54);
 # Triangular unchanged (12.8 at 512, 28.3 at 1024).
+# Source of the skip: bench/variants/s43_exact_skip.patch on 1acd4ff (its comments trimmed).
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
 mkdir -p /tmp/v && tar -xJf build-carry/s43g.tar.xz -C /tmp/v
 V=/tmp/v/s43g
