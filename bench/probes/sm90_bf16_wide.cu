@@ -52,6 +52,7 @@
 #include <random>
 #include <vector>
 
+#include "common/float16.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.cuh"
 #include "probe_check.hpp"
@@ -448,18 +449,6 @@ Plan mixed_plan(int n, int blocks, const Cost& cost) {
   return best;
 }
 
-uint16_t to_bf16(float x) {  // x is exactly representable: truncation is exact
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return uint16_t(u >> 16);
-}
-float from_bf16(uint16_t h) {
-  const uint32_t u = uint32_t(h) << 16;
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
-
 struct Problem {
   int n;
   uint16_t *A, *B, *C;
@@ -522,7 +511,7 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
         bad += c[i] != 0;
         continue;
       }
-      const double ref = p.ref_host[i], got = from_bf16(c[i]);
+      const double ref = p.ref_host[i], got = trimm::detail::widen(trimm::bfloat16_t{c[i]});
       const double err = std::fabs(got - ref) / std::fabs(ref);
       if (!(err <= 1.0 / 128)) ++bad;
       if (err > worst || std::isnan(err)) worst = std::isnan(err) ? INFINITY : err;
@@ -594,7 +583,7 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaMalloc(&flush, flush_bytes));
   bool ok = true;
   std::mt19937 rng(std::random_device{}());
-  std::uniform_int_distribution<int> val(16, 255);  // x/256 in [1/16, 1): exact in bf16
+  std::uniform_int_distribution<int> val(16, 255);  // x/256 in [1/16, 1)
   for (const int n : sizes) {
     if (n <= 0 || n % 256 != 0) {
       std::printf("probe_sm90_bf16_wide: n = %d skipped (a multiple of 256 only)\n", n);
@@ -604,9 +593,13 @@ int main(int argc, char** argv) {
     std::vector<uint16_t> a(elems), b(elems);
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < n; ++c) {
+        // x/256 is exact in bf16; NaN below the diagonal.
+        auto value = [&] {
+          return trimm::detail::narrow<trimm::bfloat16_t>(val(rng) / 256.f).bits;
+        };
         const size_t i = size_t(r) * n + c;
-        a[i] = c >= r ? to_bf16(val(rng) / 256.f) : 0x7FC0u;  // NaN below the diagonal
-        b[i] = c >= r ? to_bf16(val(rng) / 256.f) : 0x7FC0u;
+        a[i] = c >= r ? value() : 0x7FC0u;
+        b[i] = c >= r ? value() : 0x7FC0u;
       }
     Problem p{n, nullptr, nullptr, nullptr, nullptr, {}};
     PROBE_CHECK(cudaMalloc(&p.A, elems * 2));
