@@ -35,8 +35,9 @@
 // tiles exactly +0. Timed: L2 flushed before each run (a write of twice its
 // size), CUDA events, median and minimum of 20 runs after 3.
 //
-// Usage: probe_sm90_bf16_wide [--paths] [n ...]   (default 2048 3072 4096 6144 8192; --paths:
-// also each path alone, timing only: no loads, no wgmma)
+// Usage: probe_sm90_bf16_wide [--paths] [--ring] [n ...]   (default 2048 3072 4096 6144 8192;
+// --paths: also each path alone, timing only: no loads, no wgmma; --ring: the loads alone
+// with 2 to all of the ring's slots)
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -205,7 +206,7 @@ __device__ __forceinline__ void init(const Smem<W>& sm) {
 template <int W, int kSkip>
 __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& map_a,
                                         const CUtensorMap& map_b, const Unit* units, int u_first,
-                                        int u_end) {
+                                        int u_end, int slots) {
   using S = Shape<W>;
   unsigned char* ring = sm.ring;
   uint64_t *full = sm.full(), *empty = sm.empty();
@@ -213,8 +214,8 @@ __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& ma
   for (int u = u_first; u < u_end; ++u) {
     const Unit un = units[u];
     for (int it = 0; it < un.steps; ++it, ++q) {
-      const int s = q % S::kSlots, k0 = un.k_begin + it * kStep;
-      if (q >= S::kSlots) ptx::mbar_wait(&empty[s], ((q / S::kSlots) & 1) ^ 1);
+      const int s = q % slots, k0 = un.k_begin + it * kStep;
+      if (q >= slots) ptx::mbar_wait(&empty[s], ((q / slots) & 1) ^ 1);
       unsigned char* st = ring + s * S::kStageBytes;
       if (kSkip == 1) {
         ptx::mbar_arrive(&full[s]);
@@ -233,7 +234,7 @@ __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& ma
 // The consumer warpgroups over the same units.
 template <int W, int kSkip>
 __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& map_c,
-                                        const Unit* units, int u_first, int u_end) {
+                                        const Unit* units, int u_first, int u_end, int slots) {
   using S = Shape<W>;
   unsigned char *ring = sm.ring, *out = sm.out();
   uint64_t *full = sm.full(), *empty = sm.empty();
@@ -285,13 +286,13 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
     const Unit un = units[u];
     issue(un, 0);
     int last = s;
-    if (++s == S::kSlots) s = 0, phase ^= 1u;
+    if (++s == slots) s = 0, phase ^= 1u;
     for (int it = 1; it < un.steps; ++it) {
       issue(un, it);
       ptx::wgmma_wait<1>();
       if (lane0) ptx::mbar_arrive(&empty[last]);
       last = s;
-      if (++s == S::kSlots) s = 0, phase ^= 1u;
+      if (++s == slots) s = 0, phase ^= 1u;
     }
     ptx::wgmma_wait<0>();
 #pragma unroll
@@ -305,12 +306,12 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
 
 // kMode 128 or 256: every block of that width; 0 (mixed): blocks below
 // narrow_blocks run 128×128 units, the others 128×256 ones, each from its own
-// list.
+// list. ring: the slots in use (0: all of the width's ring; fewer, for the ring probe).
 template <int kMode, int kSkip>
 __global__ void __launch_bounds__(kThreads, 1)
     wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
-               int narrow_blocks) {
+               int narrow_blocks, int ring_slots) {
 #if TRIMM_SM90_DEVICE
   static_assert(
       Shape<128>::kSlots * Shape<128>::kStageBytes == Shape<256>::kSlots * Shape<256>::kStageBytes,
@@ -331,16 +332,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (tid != kConsumerThreads) return;
     if (narrow)
-      produce<128, kSkip>(Smem<128>{ring}, map_a, map_b, units, u_first, u_end);
+      produce<128, kSkip>(Smem<128>{ring}, map_a, map_b, units, u_first, u_end,
+                          ring_slots > 0 ? ring_slots : Shape<128>::kSlots);
     else
-      produce<256, kSkip>(Smem<256>{ring}, map_a, map_b, units, u_first, u_end);
+      produce<256, kSkip>(Smem<256>{ring}, map_a, map_b, units, u_first, u_end,
+                          ring_slots > 0 ? ring_slots : Shape<256>::kSlots);
     return;
   }
   ptx::setmaxnreg_inc<kConsumerRegs>();
   if (narrow)
-    consume<128, kSkip>(Smem<128>{ring}, map_c, units, u_first, u_end);
+    consume<128, kSkip>(Smem<128>{ring}, map_c, units, u_first, u_end,
+                        ring_slots > 0 ? ring_slots : Shape<128>::kSlots);
   else
-    consume<256, kSkip>(Smem<256>{ring}, map_c, units, u_first, u_end);
+    consume<256, kSkip>(Smem<256>{ring}, map_c, units, u_first, u_end,
+                        ring_slots > 0 ? ring_slots : Shape<256>::kSlots);
 #else
   __trap();
 #endif
@@ -457,9 +462,10 @@ struct Problem {
 };
 
 // kSkip != 0 (bench/probes' timing variants, see produce): the check is skipped.
+// ring_slots: the ring's depth in use (0: the width's whole ring).
 template <int kMode, int kSkip = 0>
 bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* flush,
-         size_t flush_bytes) {
+         size_t flush_bytes, int ring_slots = 0) {
   constexpr int kSmem = std::max(Shape<128>::kSmem, Shape<256>::kSmem);
   std::vector<Unit> units;
   std::vector<int> offsets(1, 0);
@@ -489,8 +495,8 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
   auto kernel = wide_probe<kMode, kSkip>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   auto launch = [&] {
-    kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets,
-                                        plan.narrow_blocks);
+    kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets, plan.narrow_blocks,
+                                        ring_slots);
   };
   // The check: C cleared, one run, every element of the upper triangle against
   // the reference (fp32 sums in another order, then bf16's rounding: 2^-8
@@ -558,9 +564,12 @@ int main(int argc, char** argv) {
   const double wide_costs[] = {1.5, 1.65, 1.8};
   std::vector<int> sizes;
   bool timing_variants = false;  // --paths: each path alone too (timing only)
+  bool ring_variants = false;    // --ring: the loads alone with 2 … all slots of the ring
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--paths") == 0)
       timing_variants = true;
+    else if (std::strcmp(argv[i], "--ring") == 0)
+      ring_variants = true;
     else
       sizes.push_back(std::atoi(argv[i]));
   }
@@ -623,6 +632,18 @@ int main(int argc, char** argv) {
       ok = (wide ? run<256>(p, plan, "W=256", flush, flush_bytes)
                  : run<128>(p, plan, "W=128", flush, flush_bytes)) &&
            ok;
+      if (ring_variants) {
+        // The bytes in flight a SM against the rate: if it is the latency (Little's law), the
+        // loads' time falls with every slot; if a cap, it stops falling.
+        for (int slots = 2; slots <= (wide ? Shape<256>::kSlots : Shape<128>::kSlots); ++slots) {
+          char label[64];
+          std::snprintf(label, sizeof label, "W=%d no wgmma, %d slots", w, slots);
+          if (wide)
+            run<256, 2>(p, plan, label, flush, flush_bytes, slots);
+          else
+            run<128, 2>(p, plan, label, flush, flush_bytes, slots);
+        }
+      }
       if (!timing_variants) continue;
       // Each path alone: the loads (no wgmma) and the compute (no loads, stale operands).
       if (wide) {
