@@ -80,7 +80,6 @@ constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows
 template <int W>
 struct Shape {
   static_assert(W == 128 || W == 256, "m64n128k16 or m64n256k16");
-  [[maybe_unused]] static constexpr int kAcc = W / 2;  // accumulators a consumer thread
   static constexpr int kBoxes = W / kBoxN;
   static constexpr int kABytes = kTileM * kStep * 2;
   static constexpr int kStageBytes = kABytes + kBoxes * kBoxBytes;
@@ -247,7 +246,8 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
   const uint32_t db0 = uint32_t(ptx::desc_mnmajor_sw128(ring + S::kABytes, kBoxBytes));
   constexpr uint32_t kSlot = S::kStageBytes >> 4, kStepA = 16 * 2 >> 4,
                      kStepB = 16 * kBoxN * 2 >> 4;
-  float acc[S::kAcc];
+  constexpr int kAcc = W / 2;  // accumulators a consumer thread
+  float acc[kAcc];
   int s = 0;
   uint32_t phase = 0;
   // Stage `it` of the unit: wait, mask, four wgmmas as one commit group.
@@ -273,7 +273,7 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
         ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);
     }
 #pragma unroll
-    for (int r = 0; r < S::kAcc; ++r) ptx::pin(acc[r]);
+    for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < (kSkip == 2 ? 0 : kStep / 16); ++kk)
@@ -296,7 +296,7 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
     }
     ptx::wgmma_wait<0>();
 #pragma unroll
-    for (int r = 0; r < S::kAcc; ++r) ptx::pin(acc[r]);
+    for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
     if (lane0) ptx::mbar_arrive(&empty[last]);
     store_unit<W>(out, &map_c, un, wg, acc);
   }
