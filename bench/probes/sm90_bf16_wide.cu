@@ -1,43 +1,35 @@
-// Probe: sm90_16bit's tile widened to 128×256 (docs/sm90_16bit_wide_plan.md,
-// option A), timed against the same skeleton at 128×128 before any build-out
-// (bench/NOTES.md, session 42, Next 1).
+// Probe: sm90_16bit's tile widened to 128×256 (docs/sm90_16bit_wide_plan.md, option A), timed
+// against the same skeleton at 128×128 before any build-out (bench/NOTES.md, session 42, Next 1).
 //
-// Why: at n = 4096 the landed kernel's loads alone run at the rate the L2
-// delivers to the SMs
-// (~9 TB/s, session 42's ncu), 32 KB a 128×128 stage. A 128×256 stage brings 48
-// KB for twice the multiply-adds: 0.75× the bytes an SM receives a flop, and
-// half the stage boundaries. Its cost: the longest unit (row block 0 against
-// the last 256 columns) is twice as long in tensor time, so the balance is
-// worse (~138 against 124 stage-equivalents a block at 4096 by the LPT model
-// below), and one accumulator set of 128 registers leaves no room to overlap
-// the epilogue.
+// Why: a 128×256 stage brings 48 KB for twice the multiply-adds of a 128×128 one (32 KB): 0.75×
+// the bytes an SM receives a flop, and half the stage boundaries. Its costs: the longest unit
+// (row block 0 against the last 256 columns) is twice as long, so the balance is worse, and one
+// set of 128 accumulators leaves no room to overlap the epilogue. "mixed" plans run the longest
+// 128×256 units as their two 128×128 halves on blocks of their own (the threshold and the split
+// from an LPT model of each block's time).
 //
-// The skeleton, both widths: one block per SM, persistent over a host-packed
-// list of units (largest first onto the least-loaded block); a TMA producer
-// thread into a ring (6 × 32 KB or 4 × 48 KB); two consumer warpgroups of 64
-// rows, four m64nWk16 wgmmas a stage into one commit group; the structural
-// zeros of A and B masked on the stages that cross a diagonal, as sm90_16bit
-// does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a
-// time (128×256: two rounds, 4 slots + 32 KB of staging fit 227 KB). Upper
-// only, n a multiple of 256. Not in it: the mirror zeroing (C is cleared
-// beforehand), pairs, the overlapped epilogue, the early loads: the 128×128
-// form is the baseline the 128×256 one is judged against, and the landed kernel
-// (trimm_cli) is timed beside both in the same device call.
+// The skeleton, every width: one block per SM, persistent over a host-packed list of units
+// (largest first onto the least-loaded block); a TMA producer thread into a ring (6 × 32 KB or
+// 4 × 48 KB); two consumer warpgroups of 64 rows, four m64nWk16 wgmmas a stage into one commit
+// group; the structural zeros of A and B masked on the stages that cross a diagonal, as
+// sm90_16bit does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a time
+// (128×256: two rounds; 4 slots + 32 KB of staging fit 227 KB). Upper only, n a multiple of 256.
+// Not in it: the mirror zeroing (C is cleared beforehand), pairs, the overlapped epilogue, the
+// early loads. The landed kernel (trimm bench) is timed beside it in the same device call.
 //
-// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋:
-// its band is k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256,
-// so the first unit of an odd row block has its left half wholly below the
-// diagonal (written as zeros).
+// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋: its band is
+// k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256, so the first unit of an odd
+// row block has its left half wholly below the diagonal (written as zeros).
 //
-// Checked: A and B upper triangular with values in [1/16, 1), NaN in the
-// strictly lower triangles (the masks must keep it out); C against an fp32
-// reference within bf16's rounding; C's strictly lower part inside the written
-// tiles exactly +0. Timed: L2 flushed before each run (a write of twice its
-// size), CUDA events, median and minimum of 20 runs after 3.
+// Checked: A and B upper triangular with values in [1/16, 1), NaN in the strictly lower
+// triangles (the masks must keep it out); C against an fp32 reference within bf16's rounding;
+// C's strictly lower part inside the written tiles exactly +0. Timed: L2 flushed before each run
+// (a write of twice its size), CUDA events, median and minimum of 20 runs after 3. Session 43's
+// rows: bench/RESULTS.md.
 //
 // Usage: probe_sm90_bf16_wide [--paths] [--ring] [n ...]   (default 2048 3072 4096 6144 8192;
-// --paths: also each path alone, timing only: no loads, no wgmma; --ring: the loads alone
-// with 2 to all of the ring's slots)
+// --paths: also each path alone, timing only: no loads, no wgmma; --ring: the loads alone with
+// 2 to all of the ring's slots)
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -63,9 +55,8 @@ namespace {
 constexpr int kStep = 64;    // k a stage: one 128-byte swizzled row of 16-bit elements
 constexpr int kBoxN = 64;    // columns of a TMA box of B and C
 constexpr int kTileM = 128;  // rows of a unit: two consumer warpgroups of 64
-// Two consumer warpgroups and a third whose first thread produces: 168
-// registers a thread at launch, then setmaxnreg moves them to the consumers
-// (128 accumulators need more than 168).
+// Two consumer warpgroups and a third whose first thread produces: 168 registers a thread at
+// launch, then setmaxnreg moves them to the consumers (128 accumulators need more than 168).
 constexpr int kConsumerThreads = 256, kThreads = kConsumerThreads + 128;
 constexpr int kLaunchRegs = 168, kProducerRegs = 24, kConsumerRegs = 240;
 static_assert(kLaunchRegs * kThreads <= 65536 &&
@@ -97,10 +88,9 @@ struct Unit {
 namespace ptx = trimm::kernels::sm90::ptx;
 using trimm::kernels::shared_address;
 
-// Structural zeros, Upper (as sm90_16bit): a 64×64 block of A or B lies wholly
-// in the kept triangle, wholly in the other (zeroed), or on the diagonal
-// (masked: element e of row r is structural where e < r, for A(m, k < m) and
-// B(k > n, n) alike).
+// Structural zeros, Upper (as sm90_16bit): a 64×64 block of A or B lies wholly in the kept
+// triangle, wholly in the other (zeroed), or on the diagonal (masked: element e of row r is
+// structural where e < r, for A(m, k < m) and B(k > n, n) alike).
 enum class Block { Kept, Zero, Diagonal };
 __device__ __forceinline__ Block a_block(int off) {  // off: the stage's k minus the block's row
   return off == 0 ? Block::Diagonal : off > 0 ? Block::Kept : Block::Zero;
@@ -136,8 +126,7 @@ __device__ __forceinline__ void wgmma(float (&d)[W / 2], uint64_t da, uint64_t d
     ptx::wgmma_m64n256k16_ss<true>(d, da, db, acc);
 }
 
-// A warpgroup's 64 rows of the unit to C, 128 columns a round through its
-// staging buffer.
+// A warpgroup's 64 rows of the unit to C, 128 columns a round through its staging buffer.
 template <int W>
 __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const Unit& un, int wg,
                            const float (&acc)[W / 2]) {
@@ -199,9 +188,9 @@ __device__ __forceinline__ void init(const Smem<W>& sm) {
   ptx::mbar_init_fence();
 }
 
-// The producer thread over the block's units [u_first, u_end), all of width W. kSkip (timing
-// only): 1, no loads (each slot's `full` completes on the producer's arrival, stale data);
-// 2, the consumers issue no wgmma.
+// The producer thread over the block's units [u_first, u_end), all of width W. kSkip (timing only):
+// 1, no loads (each slot's `full` completes on the producer's arrival, stale data); 2, the
+// consumers issue no wgmma.
 template <int W, int kSkip>
 __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& map_a,
                                         const CUtensorMap& map_b, const Unit* units, int u_first,
@@ -240,8 +229,7 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
   const int tid = threadIdx.x;
   const int wg = __shfl_sync(0xFFFFFFFFu, tid / 128, 0);
   const bool lane0 = tid % 32 == 0;
-  // The warpgroup's 64 rows of A and B's boxes (LBO apart), in slot 0; see
-  // sm90_16bit.
+  // The warpgroup's 64 rows of A and B's boxes (LBO apart), in slot 0; see sm90_16bit.
   const uint32_t da0 = ptx::desc_kmajor_sw128_lo(ring + 64 * wg * kStep * 2);
   const uint32_t db0 = uint32_t(ptx::desc_mnmajor_sw128(ring + S::kABytes, kBoxBytes));
   constexpr uint32_t kSlot = S::kStageBytes >> 4, kStepA = 16 * 2 >> 4,
@@ -304,9 +292,9 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
 }
 #endif
 
-// kMode 128 or 256: every block of that width; 0 (mixed): blocks below
-// narrow_blocks run 128×128 units, the others 128×256 ones, each from its own
-// list. ring: the slots in use (0: all of the width's ring; fewer, for the ring probe).
+// kMode 128 or 256: every block of that width; 0 (mixed): blocks below narrow_blocks run 128×128
+// units, the others 128×256 ones, each from its own list. ring_slots: the slots in use (0: all
+// of the width's ring; fewer, for --ring).
 template <int kMode, int kSkip>
 __global__ void __launch_bounds__(kThreads, 1)
     wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -351,8 +339,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// C = triu(A·B) in fp32 from the bf16 inputs, one thread an element, k over the
-// band only.
+// C = triu(A·B) in fp32 from the bf16 inputs, one thread an element, k over the band only.
 __global__ void reference(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int n) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y;
   if (c >= n || m > c) return;
@@ -372,8 +359,8 @@ std::vector<Unit> units_of(int n) {
   return all;
 }
 
-// A unit's time in 128×128-stage equivalents: its stages (a 128×256 stage
-// `wide` of them) plus the unit's own costs (7: sm90_16bit's unit_cost).
+// A unit's time in 128×128-stage equivalents: its stages (a 128×256 stage `wide` of them) plus the
+// unit's own costs (7: sm90_16bit's unit_cost).
 struct Cost {
   double wide;
   double operator()(const Unit& u, bool is_wide) const {
@@ -381,8 +368,8 @@ struct Cost {
   }
 };
 
-// Largest first onto the least-loaded of `count` lists (each then heaviest
-// first); returns the makespan by cost.
+// Largest first onto the least-loaded of `count` lists (each then heaviest first); returns the
+// makespan by cost.
 double lpt(std::vector<Unit> us, int count, bool is_wide, const Cost& cost,
            std::vector<std::vector<Unit>>* lists) {
   std::stable_sort(us.begin(), us.end(),
@@ -403,18 +390,16 @@ double lpt(std::vector<Unit> us, int count, bool is_wide, const Cost& cost,
   return makespan;
 }
 
-// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256
-// ones.
+// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256 ones.
 struct Plan {
   std::vector<std::vector<Unit>> lists;
   int narrow_blocks = 0, threshold = 0;
   double makespan = 0.0;
 };
 
-// Mixed: 128×256 units of at most `threshold` stages, the longer ones as their
-// two 128×128 halves (a half wholly below the diagonal dropped), the blocks
-// split between the widths; the threshold and the split minimize the modelled
-// makespan.
+// Mixed: 128×256 units of at most `threshold` stages, the longer ones as their two 128×128 halves
+// (a half wholly below the diagonal dropped), the blocks split between the widths; the threshold
+// and the split minimize the modelled makespan.
 Plan mixed_plan(int n, int blocks, const Cost& cost) {
   const std::vector<Unit> wide = units_of<256>(n);
   Plan best;
@@ -461,8 +446,8 @@ struct Problem {
   std::vector<float> ref_host;
 };
 
-// kSkip != 0 (bench/probes' timing variants, see produce): the check is skipped.
-// ring_slots: the ring's depth in use (0: the width's whole ring).
+// kSkip != 0 (the timing variants, see produce): the check is skipped. ring_slots: the
+// ring's depth in use (0: the width's whole ring).
 template <int kMode, int kSkip = 0>
 bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* flush,
          size_t flush_bytes, int ring_slots = 0) {
@@ -498,9 +483,8 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
     kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets, plan.narrow_blocks,
                                         ring_slots);
   };
-  // The check: C cleared, one run, every element of the upper triangle against
-  // the reference (fp32 sums in another order, then bf16's rounding: 2^-8
-  // relative), the lower one +0.
+  // The check: C cleared, one run, every element of the upper triangle against the reference (fp32
+  // sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
   const size_t elems = size_t(p.n) * p.n;
   PROBE_CHECK(cudaMemset(p.C, 0, elems * 2));
   launch();
@@ -559,8 +543,8 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Mixed plans are made for each modelled cost of a 128×256 stage (in 128×128
-  // stages): 2.0 if only the tensor work counted, 1.5 if only the bytes did.
+  // Mixed plans are made for each modelled cost of a 128×256 stage (in 128×128 stages): 2.0 if only
+  // the tensor work counted, 1.5 if only the bytes did.
   const double wide_costs[] = {1.5, 1.65, 1.8};
   std::vector<int> sizes;
   bool timing_variants = false;  // --paths: each path alone too (timing only)
