@@ -1315,14 +1315,19 @@ TEST_F(GpuTrtrmmErrors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
     o.structure = Structure::Detect;
     trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
-  expect_error("kernel = 'simt_fp32' with structure = detect", [&] {
-    Options o;
-    o.structure = Structure::Detect;
-    o.kernel = "simt_fp32";
-    o.workspace = C.get();  // never reached: refused first
-    o.workspace_bytes = 4;
-    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
-  });
+  // A workspace of its own (one that overlaps C is refused as such, first), left unwritten.
+  DeviceBuffer<float> work(poisoned);
+  test::expect_invalid_argument("kernel = 'simt_fp32' with structure = detect",
+                                [&] {
+                                  Options o;
+                                  o.structure = Structure::Detect;
+                                  o.kernel = "simt_fp32";
+                                  o.workspace = work.get();
+                                  o.workspace_bytes = 4;
+                                  trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n,
+                                         nullptr, o);
+                                },
+                                poisoned, {&C, &work});
   expect_error("structure = 5", [&] {
     Options o;
     o.structure = static_cast<Structure>(5);
