@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <mutex>
@@ -43,6 +44,13 @@ constexpr const char* kFp64Kernel = "simt_fp64";
 constexpr size_t kDetectDataOffset = 256;
 static_assert(kDetectDataOffset <= kernels::kGateReach,
               "zeroes_gate kernels clear the flag word with their workspace in one memset");
+
+// Structure::Detect's epochs for flag words that no memset clears (kernels::kEpochShift):
+// 1 ... kMaxEpoch, then from 1 again.
+uint32_t next_epoch() {
+  static std::atomic<uint32_t> calls{0};
+  return calls.fetch_add(1, std::memory_order_relaxed) % kernels::kMaxEpoch + 1;
+}
 
 // Structure::Detect's flag word: options.workspace, checked (4 bytes, 4-byte aligned).
 uint32_t* detect_flags(const char* api, const Options& options) {
@@ -128,6 +136,16 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
     p.path = kernels::Path::Exact;
     return g.launch(p, dev, stream);
   }
+  p.gate = flag;
+  if (c.scan) {
+    // The structured launch reads all of A and B beside its band and flags them in a word tagged
+    // with this call's epoch (no memset); the exact one recomputes C only where anything was
+    // flagged (its blocks return at once otherwise).
+    p.epoch = next_epoch();
+    g.launch(p, dev, stream);
+    p.path = kernels::Path::Exact;
+    return g.launch(p, dev, stream);
+  }
 
   // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
   // (sm90_fp16x3: its prepass) find in A's and B's other triangles and any output that is not
@@ -136,13 +154,12 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   // that runs decides.
   if (!g.flags)
     throw InvalidArgument(std::string(api) +
-                          ": structure = detect runs up to n = 1024 on any GPU, and beyond on "
+                          ": structure = detect runs up to n = 1216 on any GPU, and beyond on "
                           "sm_90 with precision auto or fp32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
   attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
   if (!g.zeroes_gate) TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
-  p.gate = flag;
   g.launch(p, dev, stream);  // the triangular product; sets the flags
   p.path = kernels::Path::Dense;
   g.launch(p, dev, stream);  // not triangular, all finite: every k on the tensor cores

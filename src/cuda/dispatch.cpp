@@ -14,13 +14,16 @@ namespace {
 constexpr int kAnyCc = 1000;
 
 // Small n first: below kSmallN the 128-tile kernels leave the GPU idle. Measured on the H200
-// (bench/RESULTS.md, session 4): simt_small_fp32 0.0376 ms at n = 1024 against sm90_tf32x3's
-// 0.0418, 0.293 against 0.073 at 2048. Structure::Detect sums every k in the small kernel (three
-// times the triangle's work) up to kSmallDetectN, where it ties sm90_tf32x3's Detect (session
-// 43, its band split over four groups: 0.0182 ms at 512, 0.0223 at 640, 0.0365 at 768, 0.0527
-// at 896, 0.0605 at 1024; sm90_tf32x3 0.056, 0.055, 0.053, 0.054; the reference 0.019, 0.028,
-// 0.040, 0.047, 0.068).
-constexpr int64_t kSmallN = 1024, kSmallDetectN = 896, kAnyN = INT64_MAX;
+// (bench/RESULTS.md, session 44, forced, one run): simt_small_fp32 0.0323 ms at n = 1088,
+// 0.0369 at 1152, 0.0411 at 1216, 0.0476 at 1280, 0.0594 at 1408 against sm90_tf32x3's 0.0414,
+// 0.0446, 0.0456, 0.0481, 0.0503. For precision Ieee, against simt_fp32: 0.0477 against 0.0878
+// at 1280, 0.0747 against 0.1008 at 1536, 0.1123 against 0.1136 at 1792, 0.161 against 0.130
+// at 2048 (kSmallIeeeN). Structure::Detect sums every k in the small kernel alone (three times
+// the triangle's work, one launch) up to kSmallExactN; past it the band, its blocks reading A and
+// B beside it, then the every-k launch gated off (session 44, forced, two rounds: 0.0151 ms at
+// 448, 0.0148 at 512, 0.0174 at 576; every k alone 0.0118 at 448, 0.0185 at 512; sm90_tf32x3's
+// Detect had taken 0.053-0.056 ms at any n to 1024, where the reference takes 0.019-0.069).
+constexpr int64_t kSmallN = 1216, kSmallIeeeN = 1792, kSmallExactN = 448, kAnyN = INT64_MAX;
 
 // The kernels that need a workspace (a prepass into it) are taken only for one problem whose call
 // brings it (select), from the sizes where they were measured to win on the H200 (sessions
@@ -31,10 +34,10 @@ constexpr int64_t kSmallN = 1024, kSmallDetectN = 896, kAnyN = INT64_MAX;
 constexpr int64_t kFp16x3MinN = 3072, kFp16x1MinN = 4096;
 
 const KernelEntry kTable[] = {
-    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallDetectN, false,
+    {"simt_small_fp32", Precision::Ieee, 80, kAnyCc, 0, kSmallN, true, false, kSmallExactN, false,
      kernels::launch_simt_small_fp32,
      "fp32 FFMA, one block per 32x32 tile, no fix-up pass: the small-n kernel for every precision",
-     nullptr},
+     nullptr, /*zeroes_gate=*/false, /*scans=*/true, /*own_max_n=*/kSmallIeeeN},
     // Precision tf32 as one scaled fp16 plane an operand (a prepass into options.workspace), one
     // product a k16: error like TF32's (an 11-bit significand either way).
     {"sm90_fp16x1", Precision::Tf32, 90, 90, kFp16x1MinN, kAnyN, true, true, 0, false,
@@ -175,6 +178,11 @@ const KernelEntry16 kTable16[] = {
 template <class Entry>
 bool runs_on(const Entry& e, int cc) { return cc >= e.min_cc && cc <= e.max_cc; }
 
+// The largest n dispatch takes e at for a call of `precision`.
+int64_t max_n_for(const KernelEntry& e, Precision precision) {
+  return precision == e.precision && e.own_max_n > e.max_n ? e.own_max_n : e.max_n;
+}
+
 // A forced kernel implements Auto whatever its arithmetic; dispatch's own choice for Auto is
 // fp32-accurate, never Tf32, and for Tf32 falls back to an fp32-accurate kernel (slower, never
 // less exact) where no Tf32 kernel runs.
@@ -231,7 +239,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
   }
   for (const KernelEntry& e : kTable)
     if (e.automatic && runs_on(e, cc) && implements(e, precision, false) && n >= e.min_n &&
-        n <= e.max_n && (tma_ok || !e.needs_tma) &&
+        n <= max_n_for(e, precision) && (tma_ok || !e.needs_tma) &&
         (e.workspace == nullptr || (batch == 1 && workspace >= e.workspace(n, batch))))
       return e;
   throw InvalidArgument(std::string("precision = ") + to_string(precision) +
@@ -257,15 +265,16 @@ Choice choose(int cc, Precision precision, int64_t n, const std::string& forced,
               Structure structure, size_t workspace, int64_t batch) {
   const bool detect = structure == Structure::Detect;
   const KernelEntry& k = select(cc, precision, n, forced, tma_ok, workspace, batch);
-  if (!detect || k.flags) return {&k, false};
-  if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true};
+  if (!detect || k.flags) return {&k, false, false};
+  if (k.scans && (n > k.exact_max_n || !forced.empty())) return {&k, false, true};
+  if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true, false};
   const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;
   if (forced.empty() && fp32)
     for (const KernelEntry& e : kTable)
       if (e.flags && e.automatic && e.workspace == nullptr && runs_on(e, cc) &&
           (tma_ok || !e.needs_tma))
-        return {&e, false};
-  return {&k, k.exact_max_n > 0};
+        return {&e, false, false};
+  return {&k, k.exact_max_n > 0, false};
 }
 
 const KernelEntry* find(const std::string& name) {
@@ -276,13 +285,14 @@ const KernelEntry* find(const std::string& name) {
 
 bool has_detect_path(const std::string& name) {
   const KernelEntry* e = find(name);
-  return e != nullptr && (e->flags || e->exact_max_n > 0);
+  return e != nullptr && (e->flags || e->exact_max_n > 0 || e->scans);
 }
 
 std::string detect_kernel_names() {
   std::string s;
   for (const KernelEntry& e : kTable)
-    if (e.flags || e.exact_max_n > 0) s += (s.empty() ? "'" : ", '") + std::string(e.name) + "'";
+    if (e.flags || e.exact_max_n > 0 || e.scans)
+      s += (s.empty() ? "'" : ", '") + std::string(e.name) + "'";
   return s;
 }
 

@@ -17,12 +17,12 @@ struct KernelEntry {
   Precision precision;  // the arithmetic it implements (never Auto)
   int min_cc, max_cc;   // compute capabilities it runs on, 10·major + minor, inclusive
   int64_t min_n;        // smallest n it is chosen for automatically
-  int64_t max_n;        // largest n it is chosen for automatically
+  int64_t max_n;        // largest n it is chosen for automatically (see own_max_n)
   bool automatic;       // false: runs only when forced by name (e.g. the naive yardstick)
   bool needs_tma;       // loads through TMA: only for operands kernels::tma_compatible accepts
   // Launched with Path::Exact it computes the dense product's triangle over every k in plain
   // fp32, which is Structure::Detect's semantics on any input without flags: Structure::Detect
-  // takes that path up to this n (0: the kernel has none).
+  // takes that path alone up to this n (0: the kernel has none; past it see `scans`).
   int64_t exact_max_n;
   // Structure::Detect's flagged path: the structured launch reads the other triangles and flags
   // NaN/Inf while it multiplies, and the kernel has a general (Path::Dense) launch.
@@ -37,6 +37,14 @@ struct KernelEntry {
   // that clears the start of its own workspace, so the host API issues none (one memset a call,
   // not two: each cost ~4-6 µs of GPU idle before the first kernel, session 31).
   bool zeroes_gate = false;
+  // Structure::Detect past exact_max_n (and at any n where forced): its structured launch reads
+  // all of A and B beside its product and flags them (in a word tagged with the call's epoch,
+  // no memset), then its Path::Exact launch recomputes where anything was flagged.
+  bool scans = false;
+  // For a call of its own precision, chosen up to this n instead of max_n where larger (the
+  // small kernel: plain fp32 serves every precision, but Ieee's next kernel is slower than
+  // Fp32's).
+  int64_t own_max_n = 0;
 };
 
 // All entries, in order of preference: dispatch takes the first that fits.
@@ -52,14 +60,16 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
                           bool tma_ok = true, size_t workspace = 0, int64_t batch = 1);
 
 // What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
-// exact path (every k in plain fp32: up to its exact_max_n, or that kernel forced by name), past
-// it the first automatic kernel with flags that runs here (precision Auto or Fp32; sm90_fp16x3
-// where `workspace`, the bytes after Detect's flag word, holds its planes), else the exact path
-// where the chosen kernel has one. A Detect choice with neither (exact false, a kernel without
-// flags) is for the caller to refuse.
+// exact path alone (every k in plain fp32) up to its exact_max_n, its scan path past it or when
+// forced by name; for a chosen kernel with neither, the first automatic kernel with flags that
+// runs here (precision Auto or Fp32; sm90_fp16x3 where `workspace`, the bytes after Detect's
+// flag word, holds its planes), else the exact path where the chosen kernel has one. A Detect
+// choice with none of them (a kernel without flags, exact and scan false) is for the caller to
+// refuse.
 struct Choice {
   const KernelEntry* kernel;
-  bool exact;  // Path::Exact, no flags
+  bool exact;  // Path::Exact alone, no flags
+  bool scan;   // the structured launch that scans, then Path::Exact gated (KernelEntry::scans)
 };
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure, size_t workspace = 0, int64_t batch = 1);

@@ -13,10 +13,10 @@ namespace trimm::kernels {
 // triangle masks, on the tensor cores. Exact: every k in plain fp32 FMA (3xTF32's split cannot
 // carry Inf: its cross terms with a zero small part are NaN; a triangular kernel's masked zeros
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
-// launch always runs and sets the flags below; Dense and Exact are gated on them. 16-bit: a scan
-// sets them first (launch_scan_16bit), and all three launches are gated. Fallback: the
-// triangular product again, gated on kLostBits (sm90_fp16x3 under Structure::Triangular, when
-// its prepass finds more lost elements than its lists hold).
+// launch always runs and sets the flags below; Dense and Exact are gated on them (simt_small_fp32:
+// Exact alone, gated on any flag). 16-bit: a scan sets them first (launch_scan_16bit), and all
+// three launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
+// under Structure::Triangular, when its prepass finds more lost elements than its lists hold).
 enum class Path : uint8_t { Structured, Dense, Exact, Fallback };
 
 // Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the structured
@@ -24,12 +24,21 @@ enum class Path : uint8_t { Structured, Dense, Exact, Fallback };
 // should be zero (kOutside*: a nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there),
 // and the structured and dense launches flag an output they computed that is not finite
 // (kNonFiniteOut: a NaN or Inf inside the triangles reached it, as every element of A's and B's
-// triangles reaches C's diagonal block; or a sum overflowed). 16-bit: the scan reads all of A and
-// B, the other triangles as above and the triangles for NaN and Inf (kNonFiniteInside). kLostBits:
+// triangles reaches C's diagonal block; or a sum overflowed). 16-bit, and simt_small_fp32's
+// structured launch: all of A and B are read, the other triangles as above and the triangles for
+// NaN and Inf (kNonFiniteInside). kLostBits:
 // sm90_fp16x3 found more elements its fp16 planes cannot hold than it can correct
 // (docs/sm90_fp16x3_plan.md): under Detect the general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
                    kNonFiniteInside = 16u, kLostBits = 32u;
+
+// A flag word that no memset clears (GatedProblem::epoch nonzero): the call's epoch in the bits
+// from kEpochShift up, its flags below; a word whose epoch is not this call's holds no flags of
+// it (kernels/common/epoch_flags.cuh). A stale word with the same epoch (a workspace last used
+// kMaxEpoch calls ago, or dirty) can only add flags: a slower path, never a wrong one.
+constexpr int kEpochShift = 8;
+constexpr uint32_t kMaxEpoch = (1u << (32 - kEpochShift)) - 1u;
+static_assert(kLostBits < (1u << kEpochShift), "every flag below the epoch");
 
 // One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b
 // of X is X[b·stride_x + i·ldx + j].
@@ -52,6 +61,9 @@ struct GatedProblem : MatrixProblem<T> {
   // Structure::Detect: the device word of flags (kOutsideA ...) that the launches are gated on
   // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
+  // Nonzero: *gate is tagged with this epoch (1 ... kMaxEpoch, see kEpochShift) instead of being
+  // zeroed before the first launch.
+  uint32_t epoch = 0;
   Path path = Path::Structured;
   // The kernel's own share of options.workspace (sm90_fp16x3's and sm90_fp16x1's planes), which
   // the host API has checked against the kernel table's KernelEntry::workspace (attach_workspace).

@@ -22,39 +22,47 @@ TEST(Dispatch, SmallNTakesTheSmallKernelForEveryPrecision) {
   for (int cc : {80, 89, 90})
     for (const Precision p : {Precision::Auto, Precision::Fp32, Precision::Tf32, Precision::Ieee}) {
       EXPECT_STREQ(select(cc, p, 1, "").name, "simt_small_fp32") << "sm_" << cc;
-      EXPECT_STREQ(select(cc, p, 1024, "").name, "simt_small_fp32") << "sm_" << cc;
-      EXPECT_STRNE(select(cc, p, 1025, "").name, "simt_small_fp32") << "sm_" << cc;
+      EXPECT_STREQ(select(cc, p, 1216, "").name, "simt_small_fp32") << "sm_" << cc;
+      // Ieee's next kernel (simt_fp32) is slower: the small kernel goes further there.
+      const int64_t last = p == Precision::Ieee ? 1792 : 1216;
+      EXPECT_STREQ(select(cc, p, last, "").name, "simt_small_fp32") << "sm_" << cc;
+      EXPECT_STRNE(select(cc, p, last + 1, "").name, "simt_small_fp32") << "sm_" << cc;
     }
+  EXPECT_STREQ(select(90, Precision::Ieee, 1793, "").name, "simt_fp32");
+  EXPECT_STREQ(select(90, Precision::Auto, 1217, "").name, "sm90_tf32x3");
   // Forced, a kernel implements its own precision only.
   EXPECT_THROW(select(90, Precision::Fp32, 64, "simt_small_fp32"), InvalidArgument);
   EXPECT_STREQ(select(90, Precision::Ieee, 4096, "simt_small_fp32").name, "simt_small_fp32");
 }
 
-TEST(Dispatch, DetectTakesTheExactPathOrTheKernelWithFlags) {
+TEST(Dispatch, DetectTakesTheExactPathTheScanOrTheKernelWithFlags) {
   const auto pick = [](int cc, int64_t n, const std::string& forced = "", bool tma_ok = true,
                        Precision p = Precision::Auto) {
     const Choice c = choose(cc, p, n, forced, tma_ok, Structure::Detect);
-    return std::string(c.kernel->name) + (c.exact ? " exact" : "");
+    EXPECT_FALSE(c.exact && c.scan) << c.kernel->name << " n=" << n;
+    return std::string(c.kernel->name) + (c.exact ? " exact" : "") + (c.scan ? " scan" : "");
   };
-  // Small n: every k in the small kernel, on any GPU.
+  // Small n: every k in the small kernel, on any GPU; past that a scan, then its band or every k.
   EXPECT_EQ(pick(90, 1), "simt_small_fp32 exact");
-  EXPECT_EQ(pick(90, 896), "simt_small_fp32 exact");
-  EXPECT_EQ(pick(80, 512), "simt_small_fp32 exact");
-  // Past it, the kernel with flags on sm_90 (though Triangular keeps the small kernel to 1024).
-  EXPECT_EQ(pick(90, 897), "sm90_tf32x3");
-  EXPECT_EQ(pick(90, 1024), "sm90_tf32x3");
-  EXPECT_STREQ(choose(90, Precision::Auto, 1024, "", true, Structure::Triangular).kernel->name,
-               "simt_small_fp32");
+  EXPECT_EQ(pick(90, 448), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(80, 448), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 449), "simt_small_fp32 scan");
+  EXPECT_EQ(pick(90, 1216), "simt_small_fp32 scan");
+  EXPECT_EQ(pick(80, 1216), "simt_small_fp32 scan");
+  EXPECT_EQ(pick(90, 1216, "", false), "simt_small_fp32 scan");
+  EXPECT_EQ(pick(90, 1792, "", true, Precision::Ieee), "simt_small_fp32 scan");
+  // Past the small kernel's n, the kernel with flags on sm_90.
+  EXPECT_EQ(pick(90, 1217), "sm90_tf32x3");
   EXPECT_EQ(pick(90, 4096), "sm90_tf32x3");
   // No kernel with flags: the exact path where the chosen kernel has one, else nothing (the
   // caller refuses).
-  EXPECT_EQ(pick(80, 1024), "simt_small_fp32 exact");
-  EXPECT_EQ(pick(90, 1024, "", false), "simt_small_fp32 exact");
   EXPECT_EQ(pick(80, 4096), "sm80_tf32x3");
-  EXPECT_EQ(pick(90, 1024, "", true, Precision::Ieee), "simt_small_fp32 exact");
-  // Forced by name: the small kernel's exact path at any n.
-  EXPECT_EQ(pick(90, 4096, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 exact");
+  EXPECT_EQ(pick(90, 4096, "", true, Precision::Ieee), "simt_fp32");
+  // Forced by name: the small kernel's scan path at any n.
+  EXPECT_EQ(pick(90, 4096, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 scan");
+  EXPECT_EQ(pick(90, 64, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 scan");
   EXPECT_EQ(pick(90, 256, "sm90_tf32x3"), "sm90_tf32x3");
+  EXPECT_EQ(pick(90, 64, "naive_fp32", true, Precision::Ieee), "naive_fp32 exact");
   // Forced kernels without either path are refused by the caller.
   EXPECT_TRUE(has_detect_path("sm90_tf32x3"));
   EXPECT_TRUE(has_detect_path("sm90_fp16x3"));
@@ -158,7 +166,7 @@ TEST(Dispatch, KernelsThatNeedAWorkspaceRunOnlyWhereTheCallBringsIt) {
                "sm90_tf32x3");
   EXPECT_STREQ(
       choose(90, Precision::Auto, 1000, "", true, Structure::Detect, SIZE_MAX).kernel->name,
-      "sm90_tf32x3");
+      "simt_small_fp32");
   EXPECT_STREQ(
       choose(90, Precision::Auto, 4096, "", true, Structure::Triangular, x3).kernel->name,
       "sm90_fp16x3");

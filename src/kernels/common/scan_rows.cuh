@@ -1,0 +1,140 @@
+// Structure::Detect's reading of A and B, row by row: which rows hold anything in the other
+// triangle, and NaN or Inf anywhere (the flags of kernels/launch.hpp). Used by the 16-bit scan
+// launch (simt/scan_16bit.cu) and by simt_small_fp32's structured launch, which reads its share
+// beside its product.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/launch.hpp"
+
+namespace trimm::kernels::scan {
+
+// An element format as the scan sees it: its bits (Word) and its exponent field (all ones: Inf
+// or NaN).
+template <typename T>
+struct Format;
+template <>
+struct Format<half_t> {
+  using Word = uint16_t;
+  static constexpr uint32_t kExp = 0x7C00u;
+};
+template <>
+struct Format<bfloat16_t> {
+  using Word = uint16_t;
+  static constexpr uint32_t kExp = 0x7F80u;
+};
+template <>
+struct Format<float> {
+  using Word = uint32_t;
+  static constexpr uint32_t kExp = 0x7F800000u;
+};
+
+// What one lane has seen, a 32-bit word at a time: two 16-bit elements, or one fp32.
+template <typename T>
+struct Seen {
+  static constexpr uint32_t kExp = Format<T>::kExp;
+  static constexpr bool kPairs = sizeof(typename Format<T>::Word) == 2;
+  uint32_t magnitude = 0, nonfinite = 0;
+  __device__ __forceinline__ void absorb(uint32_t w) {
+    if constexpr (kPairs) {
+      magnitude |= w & 0x7FFF7FFFu;
+      nonfinite |= uint32_t((w & kExp) == kExp) | uint32_t(((w >> 16) & kExp) == kExp);
+    } else {
+      magnitude |= w & 0x7FFFFFFFu;
+      nonfinite |= uint32_t((w & kExp) == kExp);
+    }
+  }
+};
+
+// A lane's view of one row: the other triangle's elements (Upper: columns [0, split), Lower:
+// [split, n)) and the triangle's, told apart by column.
+template <typename T>
+struct RowSeen {
+  Seen<T> outside, inside;
+  int64_t split;
+  bool upper;
+  __device__ __forceinline__ bool out(int64_t c) const { return upper ? c < split : c >= split; }
+  // A word whose first element lies in column c (a lone 16-bit element comes zero-extended: its
+  // empty high half is zero and finite on either side).
+  __device__ __forceinline__ void take(uint32_t w, int64_t c) {
+    if constexpr (Seen<T>::kPairs) {
+      const uint32_t mask = (out(c) ? 0x0000FFFFu : 0u) | (out(c + 1) ? 0xFFFF0000u : 0u);
+      outside.absorb(w & mask);
+      inside.absorb(w & ~mask);
+    } else if (out(c)) {
+      outside.absorb(w);
+    } else {
+      inside.absorb(w);
+    }
+  }
+};
+
+// The n elements of a row in one pass, each told apart by its column: the 16-byte vectors
+// between the row's first and last 16-byte boundaries, kUnroll a lane issued before any is used,
+// and the elements before and after them, one a lane, loaded with the first round (the two
+// ranges one vector a lane at a time before: ~1 µs more of Detect's ~12 at n = 896, session 44).
+// Vectors wholly in the other triangle are read evict-first (no product reads them); the rest
+// with ordinary loads, which may leave the triangle in L2 for the product.
+template <typename T>
+__device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, int64_t n,
+                                         RowSeen<T>& seen, int lane) {
+  using Word = typename Format<T>::Word;
+  constexpr int64_t kPerVec = 16 / sizeof(Word), kWordsPerVec = 4;
+  constexpr int kUnroll = 8;
+  // Elements before the first 16-byte boundary (elements are aligned to their size).
+  const int64_t to_boundary =
+      int64_t((16 - (reinterpret_cast<uintptr_t>(row) & 15)) & 15) / int64_t(sizeof(Word));
+  const int64_t head = std::min<int64_t>(n, to_boundary);
+  const int64_t vecs = (n - head) / kPerVec, tail0 = head + kPerVec * vecs;
+  static_assert(2 * (16 / sizeof(Word)) <= 32, "the head and the tail take one element a lane");
+  // This lane's lone element (head, then tail), if any.
+  const int64_t lone = lane < head ? lane : tail0 + (lane - head);
+  const bool has_lone = lone < n && (lane < head || lone >= tail0);
+  const uint32_t lone_word = has_lone ? uint32_t(row[lone]) : 0u;
+  const auto* v = reinterpret_cast<const uint4*>(row + head);
+  for (int64_t base = 0; base < vecs; base += 32 * kUnroll) {
+    uint4 x[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t c = base + lane + 32 * u, col = head + kPerVec * c;
+      if (c >= vecs)
+        x[u] = make_uint4(0u, 0u, 0u, 0u);
+      else if (seen.out(col) && seen.out(col + kPerVec - 1))
+        x[u] = __ldcs(v + c);
+      else
+        x[u] = __ldg(v + c);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t col = head + kPerVec * (base + lane + 32 * u);
+      if (col >= tail0) continue;
+      constexpr int64_t kStep = kPerVec / kWordsPerVec;  // elements a word
+      seen.take(x[u].x, col);
+      seen.take(x[u].y, col + kStep);
+      seen.take(x[u].z, col + 2 * kStep);
+      seen.take(x[u].w, col + 3 * kStep);
+    }
+  }
+  if (has_lone) seen.take(lone_word, lone);
+}
+
+// The flags of row i of an n×n operand (Upper: other triangle [0, i), triangle [i, n); Lower:
+// triangle [0, i], other (i, n)): kOutsideA or kOutsideB (`outside_flag`) for a nonzero in the
+// other triangle, kNonFiniteOutside / kNonFiniteInside for a NaN or Inf there / in the triangle.
+// Every lane of the warp calls it; each returns what its own elements showed.
+template <typename T>
+__device__ __forceinline__ uint32_t row_flags(const typename Format<T>::Word* row, int64_t n,
+                                              int64_t i, bool upper, uint32_t outside_flag,
+                                              int lane) {
+  RowSeen<T> seen{{}, {}, upper ? i : i + 1, upper};
+  scan_row(row, n, seen, lane);
+  return (seen.outside.magnitude != 0u ? outside_flag : 0u) |
+         (seen.outside.nonfinite != 0u ? kNonFiniteOutside : 0u) |
+         (seen.inside.nonfinite != 0u ? kNonFiniteInside : 0u);
+}
+
+}  // namespace trimm::kernels::scan
