@@ -12,7 +12,7 @@ semantics, as torch's autograd of ``torch.triu(A @ B)``, and run on trimm's own 
 backend, or on CUDA its tiled GPU kernel (fp32 FMA for float32, fp64 for float64; float16 and
 bfloat16 in float32, rounded once), on the current stream.
 CUDA forward: float32, float16, bfloat16 through trimm's GPU structure detection (sm_90 at any n;
-other GPUs from sm_80 up to n = 1216, where the small kernel sums every k in fp32); float64
+other GPUs from sm_80 up to n = 1216, on the small kernel's fp32 paths); float64
 through a plain fp64 kernel over every k, on any GPU from sm_80.
 """
 import torch

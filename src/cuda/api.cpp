@@ -140,8 +140,16 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   if (c.scan) {
     // The structured launch reads all of A and B beside its band and flags them in a word tagged
     // with this call's epoch (no memset); the exact one recomputes C only where anything was
-    // flagged (its blocks return at once otherwise).
-    p.epoch = next_epoch();
+    // flagged (its blocks return at once otherwise). Under stream capture a memset clears the
+    // word and the epoch is 0 instead: a graph replays its epoch, and after one replay that
+    // flagged, every later one would take the exact path.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    TRIMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture == cudaStreamCaptureStatusNone) {
+      p.epoch = next_epoch();
+    } else {
+      TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
+    }
     g.launch(p, dev, stream);
     p.path = kernels::Path::Exact;
     return g.launch(p, dev, stream);
@@ -154,7 +162,8 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   // that runs decides.
   if (!g.flags)
     throw InvalidArgument(std::string(api) +
-                          ": structure = detect runs up to n = 1216 on any GPU, and beyond on "
+                          ": structure = detect runs up to n = 1216 (1792 with precision ieee) on "
+                          "any GPU, and beyond on "
                           "sm_90 with precision auto or fp32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");

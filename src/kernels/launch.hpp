@@ -62,7 +62,8 @@ struct GatedProblem : MatrixProblem<T> {
   // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
   // Nonzero: *gate is tagged with this epoch (1 ... kMaxEpoch, see kEpochShift) instead of being
-  // zeroed before the first launch.
+  // zeroed before the first launch. 0 with a kernel that tags: the word was zeroed (epoch 0
+  // throughout; under stream capture, where a graph would replay one epoch).
   uint32_t epoch = 0;
   Path path = Path::Structured;
   // The kernel's own share of options.workspace (sm90_fp16x3's and sm90_fp16x1's planes), which

@@ -779,55 +779,119 @@ TEST_F(GpuDetectPinned, NaNPayloadsInsideTheTrianglesReachTheExactPath) {
 }
 
 // The small kernel's blocks read rows of any alignment: A and B one element past a 16-byte
-// boundary with ld = n + 1 (each row starts at another offset: a head of up to three elements
-// before its first vector, a tail after its last), one value at the first or the last column of
-// a row's other triangle, or an Inf on its diagonal; the element before each operand and the
-// padding hold NaN, which the scan must not count.
+// boundary with ld = n + 1 (at n = 130 four consecutive rows start 3, 0, 1 and 2 elements before
+// a 16-byte boundary; n = 5 and 257 alternate 3 and 1; n = 7 keeps 3), one value at the first or
+// the last column of a row's other triangle, or an Inf on its diagonal, in each of four rows
+// around the middle; the element before each operand and the padding hold NaN, which the scan
+// must not count.
 TEST_F(GpuDetectPinned, TheSmallKernelsScanTakesRowsOfAnyAlignment) {
   SCOPED_TRACE(test::seed_note(seed_));
   const float inf = std::numeric_limits<float>::infinity();
   for (const Fill fill : {Fill::Upper, Fill::Lower})
     for (const int64_t n : {5, 7, 130, 257}) {
       if (n > test::max_n()) continue;
-      const int64_t ld = n + 1, r = n / 2;
+      const int64_t ld = n + 1;
       const auto A0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
       const auto B0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
-      // Row r's other triangle: [0, r) (upper) or (r, n) (lower).
-      const int64_t first = fill == Fill::Upper ? 0 : r + 1,
-                    last = fill == Fill::Upper ? r - 1 : n - 1;
-      struct Plant {
-        int64_t col;
-        float value;
-        uint32_t flag;  // for A; B's outside flag is kOutsideB
-      };
-      for (const Plant& plant :
-           {Plant{first, 3.f, kernels::kOutsideA}, Plant{last, -2.f, kernels::kOutsideA},
-            Plant{r, inf, kernels::kNonFiniteInside}, Plant{-1, 0.f, 0u}})
-        for (const bool in_a : {true, false}) {
-          SCOPED_TRACE(std::string(to_string(fill)) + " n=" + std::to_string(n) + " " +
-                       (in_a ? "A" : "B") + "(" + std::to_string(r) + ", " +
-                       std::to_string(plant.col) + ") = " + std::to_string(plant.value));
-          auto A = A0, B = B0;
-          if (plant.col >= 0) (in_a ? A : B)[size_t(r * ld + plant.col)] = plant.value;
-          std::vector<double> ref(static_cast<size_t>(n * n));
-          cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
-          // One NaN before each operand: the device pointers are 4 bytes past cudaMalloc's
-          // alignment.
-          A.insert(A.begin(), test::kNaN<float>);
-          B.insert(B.begin(), test::kNaN<float>);
-          std::vector<float> C(static_cast<size_t>(n * ld));
-          test::poison(C);
-          DeviceBuffer<float> dA(A), dB(B), dC(C);
-          DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-          trtrmm(fill, n, dA.get() + 1, ld, dB.get() + 1, ld, dC.get(), ld, nullptr,
-                 detect_options("simt_small_fp32", work));
-          TEST_CUDA(cudaGetLastError());
-          const uint32_t want =
-              plant.flag == kernels::kOutsideA && !in_a ? kernels::kOutsideB : plant.flag;
-          EXPECT_EQ(epoch_tagged_flags(work.download()[0], 0xDEADBEEFu), want);
-          EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, true));
-        }
+      for (int64_t dr = 0; dr < 4; ++dr) {
+        // Row r's other triangle: [0, r) (upper) or (r, n) (lower); 1 <= r <= n - 2 has one.
+        const int64_t r = std::min(n - 2, n / 2 - 1 + dr);
+        const int64_t first = fill == Fill::Upper ? 0 : r + 1,
+                      last = fill == Fill::Upper ? r - 1 : n - 1;
+        struct Plant {
+          int64_t col;
+          float value;
+          uint32_t flag;  // for A; B's outside flag is kOutsideB
+        };
+        for (const Plant& plant :
+             {Plant{first, 3.f, kernels::kOutsideA}, Plant{last, -2.f, kernels::kOutsideA},
+              Plant{r, inf, kernels::kNonFiniteInside}, Plant{-1, 0.f, 0u}})
+          for (const bool in_a : {true, false}) {
+            SCOPED_TRACE(std::string(to_string(fill)) + " n=" + std::to_string(n) + " " +
+                         (in_a ? "A" : "B") + "(" + std::to_string(r) + ", " +
+                         std::to_string(plant.col) + ") = " + std::to_string(plant.value));
+            auto A = A0, B = B0;
+            if (plant.col >= 0) (in_a ? A : B)[size_t(r * ld + plant.col)] = plant.value;
+            std::vector<double> ref(static_cast<size_t>(n * n));
+            cpu::reference_dense(fill, n, A.data(), ld, B.data(), ld, ref.data(), n);
+            // One NaN before each operand: the device pointers are 4 bytes past cudaMalloc's
+            // alignment.
+            A.insert(A.begin(), test::kNaN<float>);
+            B.insert(B.begin(), test::kNaN<float>);
+            std::vector<float> C(static_cast<size_t>(n * ld));
+            test::poison(C);
+            DeviceBuffer<float> dA(A), dB(B), dC(C);
+            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+            trtrmm(fill, n, dA.get() + 1, ld, dB.get() + 1, ld, dC.get(), ld, nullptr,
+                   detect_options("simt_small_fp32", work));
+            TEST_CUDA(cudaGetLastError());
+            const uint32_t want =
+                plant.flag == kernels::kOutsideA && !in_a ? kernels::kOutsideB : plant.flag;
+            EXPECT_EQ(epoch_tagged_flags(work.download()[0], 0xDEADBEEFu), want);
+            EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, true));
+          }
+      }
     }
+}
+
+// One workspace for a sequence of calls on the small kernel's scan path, as a caller reuses it:
+// noisy, triangular, noisy inputs. No memset clears the word between them: a triangular call
+// must read the noisy call's flags as another epoch's (its C the band's, exact on integers), and
+// the next noisy call must flag again. Under stream capture the word is cleared by a memset and
+// a graph replays the call: a triangular replay after a noisy one leaves the word zero.
+TEST_F(GpuDetectPinned, TheSmallKernelsFlagWordIsReusedWithoutAMemset) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = std::min<int64_t>(600, test::max_n()), ld = n;
+  const auto tri_a =
+      test::make(test::Kind::Triangular, Fill::Upper, n, ld, test::integers(rng_), rng_);
+  const auto tri_b =
+      test::make(test::Kind::Triangular, Fill::Upper, n, ld, test::integers(rng_), rng_);
+  auto noisy_b = tri_b;
+  noisy_b[size_t((n - 1) * ld + 1)] = 3.f;  // B(n - 1, 1), in the other triangle
+  std::vector<double> ref_tri(static_cast<size_t>(n * n)), ref_noisy(ref_tri.size());
+  cpu::reference_dense(Fill::Upper, n, tri_a.data(), ld, tri_b.data(), ld, ref_tri.data(), n);
+  cpu::reference_dense(Fill::Upper, n, tri_a.data(), ld, noisy_b.data(), ld, ref_noisy.data(), n);
+  std::vector<float> C(static_cast<size_t>(n * ld));
+  test::poison(C);
+  DeviceBuffer<float> dA(tri_a), dB(noisy_b), dC(C);
+  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+  const Options o = detect_options("simt_small_fp32", work);
+  auto call = [&](cudaStream_t stream) {
+    trtrmm(Fill::Upper, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, stream, o);
+  };
+  for (const bool noisy : {true, false, true}) {
+    SCOPED_TRACE(noisy ? "noisy" : "triangular");
+    dB.upload(noisy ? noisy_b : tri_b);
+    dC.upload(C);
+    const uint32_t before = work.download()[0];
+    call(nullptr);
+    TEST_CUDA(cudaGetLastError());
+    EXPECT_EQ(epoch_tagged_flags(work.download()[0], before), noisy ? kernels::kOutsideB : 0u);
+    EXPECT_TRUE(test::matches_dense(Fill::Upper, n, dC.download().data(), ld,
+                                    noisy ? ref_noisy : ref_tri, true));
+  }
+  // The same call captured into a graph, replayed noisy, then triangular.
+  cudaStream_t stream = nullptr;
+  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  call(stream);
+  TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (const bool noisy : {true, false}) {
+    SCOPED_TRACE(noisy ? "graph, noisy" : "graph, triangular");
+    dB.upload(noisy ? noisy_b : tri_b);
+    dC.upload(C);
+    TEST_CUDA(cudaGraphLaunch(exec, stream));
+    TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(work.download()[0], noisy ? kernels::kOutsideB : 0u) << "a memset's word, epoch 0";
+    EXPECT_TRUE(test::matches_dense(Fill::Upper, n, dC.download().data(), ld,
+                                    noisy ? ref_noisy : ref_tri, true));
+  }
+  TEST_CUDA(cudaGraphExecDestroy(exec));
+  TEST_CUDA(cudaGraphDestroy(graph));
+  TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {

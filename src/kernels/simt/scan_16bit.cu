@@ -15,7 +15,6 @@
 #include <cstdint>
 
 #include "cuda/check.hpp"
-#include "kernels/common/dependent_launch.cuh"
 #include "kernels/common/scan_rows.cuh"
 #include "kernels/launch.hpp"
 
@@ -33,8 +32,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     scan_kernel(bool upper, int64_t n, const typename Format<T>::Word* A, int64_t lda,
                 int64_t stride_a, const typename Format<T>::Word* B, int64_t ldb, int64_t stride_b,
                 int64_t batch, uint32_t* gate) {
-  // The gated launches that follow may be scheduled now; they wait for this grid's completion.
-  allow_dependent_launch();
   const int lane = threadIdx.x % 32;
   const int64_t warp = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
