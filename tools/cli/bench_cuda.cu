@@ -421,7 +421,7 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   Buf<uint32_t> flags(1);  // Structure::Detect's workspace
   for (const Precision p : cfg.precisions)
     for (const Structure st : cfg.structures) {
-      // The GPU's Structure::Detect is fp32-accurate only (the API refuses the others by name).
+      // Structure::Detect is timed for the fp32-accurate precisions only (README).
       if (st == Structure::Detect && p != Precision::Fp32 && p != Precision::Auto) continue;
       Options o = trimm_options(p, cfg.kernel, st, flags.p);
       // A forced kernel's own workspace (sm90_fp16x3's planes; with Detect, after the flag
