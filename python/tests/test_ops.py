@@ -311,7 +311,7 @@ def test_cuda_float64_any_input(op, op_ref, n, kind):
 @pytest.mark.parametrize("kind", ["triangular", "noisy", "dense", "nonfinite"])
 def test_cuda_float32_large_any_input(op, op_ref, n, kind):
     """From n = 3072 on sm_90 the operator brings sm90_fp16x3's planes and Detect runs that kernel
-    (its prepass scans the other triangles, gated launches redo the rest): torch's semantics on
+    (its helper warps scan the other triangles, gated launches redo the rest): torch's semantics on
     any input. 4097: the operands' rows padded to 16 bytes, C copied out."""
     fill = torch.triu if op_ref is torch.triu else torch.tril
     A, B = cuda_inputs(kind, n, fill, torch.Generator().manual_seed(n), torch.float32)

@@ -45,11 +45,25 @@ constexpr size_t kDetectDataOffset = 256;
 static_assert(kDetectDataOffset <= kernels::kGateReach,
               "zeroes_gate kernels clear the flag word with their workspace in one memset");
 
-// Structure::Detect's epochs for flag words that no memset clears (kernels::kEpochShift):
-// 1 ... kMaxEpoch, then from 1 again.
+// Structure::Detect's epochs for flag words that no memset clears (kernels::kEpochShift): 1 is
+// stream capture's (detect_epoch), so that an uncaptured call never takes a replayed graph's
+// flags for its own; 2 ... kMaxEpoch for the others, then from 2 again.
+constexpr uint32_t kCaptureEpoch = 1;
 uint32_t next_epoch() {
   static std::atomic<uint32_t> calls{0};
-  return calls.fetch_add(1, std::memory_order_relaxed) % kernels::kMaxEpoch + 1;
+  return calls.fetch_add(1, std::memory_order_relaxed) % (kernels::kMaxEpoch - kCaptureEpoch) +
+         kCaptureEpoch + 1;
+}
+
+// The epoch of a Structure::Detect call whose structured launch flags beside its product: the
+// next one, or under stream capture (a graph replays one epoch, and after one replay that flagged
+// every later one would take the exact path) the word cleared by a memset and kCaptureEpoch.
+uint32_t detect_epoch(uint32_t* flag, Stream stream) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  TRIMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture == cudaStreamCaptureStatusNone) return next_epoch();
+  TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
+  return kCaptureEpoch;
 }
 
 // Structure::Detect's flag word: options.workspace, checked (4 bytes, 4-byte aligned).
@@ -139,19 +153,12 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   p.gate = flag;
   if (c.scan) {
     // The structured launch reads all of A and B beside its band and flags them in a word tagged
-    // with this call's epoch (no memset); the exact one recomputes C only where anything was
-    // flagged (its blocks return at once otherwise). Under stream capture a memset clears the
-    // word and the epoch is 0 instead: a graph replays its epoch, and after one replay that
-    // flagged, every later one would take the exact path.
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    TRIMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture == cudaStreamCaptureStatusNone) {
-      p.epoch = next_epoch();
-    } else {
-      TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
-    }
+    // with this call's epoch (no memset but under capture: detect_epoch); the AnyFlag one
+    // recomputes C over every k only where anything was flagged (its blocks return at once
+    // otherwise).
+    p.epoch = detect_epoch(flag, stream);
     g.launch(p, dev, stream);
-    p.path = kernels::Path::Exact;
+    p.path = kernels::Path::AnyFlag;
     return g.launch(p, dev, stream);
   }
 
@@ -164,7 +171,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs up to n = 1216 (1792 with precision ieee) on "
                           "any GPU, and beyond on "
-                          "sm_90 with precision auto or fp32 and operands TMA can address "
+                          "sm_90 with precision auto, fp32 or tf32 and operands TMA can address "
                           "(16-byte aligned rows); here dispatch chose '" +
                           g.name + "'");
   attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
@@ -279,13 +286,23 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
   const dispatch::KernelEntry16& k = select16(p, dev, options);
   if (p.gate == nullptr) return launch16(k, p, dev, stream);
 
-  // Structure::Detect, no host sync: a scan of all of A and B sets the flags, then three
-  // launches gated on them, of which exactly one computes (the others' blocks return at their
-  // first instruction): the chosen kernel where A and B are triangular and finite; sm80_16bit
-  // over every k where they are finite but not triangular; simt_16bit over every k in plain
-  // fp32 where anything is not finite (NaN and Inf where the dense product puts them).
-  TRIMM_CUDA_CHECK(cudaMemsetAsync(p.gate, 0, sizeof(uint32_t), stream));
-  kernels::launch_scan_16bit(p, dev, stream);
+  // Structure::Detect, no host sync: the chosen kernel where A and B are triangular and finite;
+  // sm80_16bit over every k where they are finite but not triangular; simt_16bit over every k in
+  // plain fp32 where anything is not finite (NaN and Inf where the dense product puts them). The
+  // last two are gated on the flags (their blocks return at once where they do not apply). A
+  // kernel that scans (the small one) runs first whatever the inputs and flags A and B beside its
+  // product, in a word tagged with the call's epoch, and one launch follows: simt_16bit over every
+  // k where anything at all was flagged (at small n one gated launch fewer is worth more than
+  // the tensor cores on noisy inputs). Otherwise a scan of all of A and B (of their other
+  // triangles alone where the chosen kernel flags its own outputs) sets the flags first, in a word
+  // tagged with the call's epoch too (no memset), and the chosen kernel is gated as well.
+  p.epoch = detect_epoch(p.gate, stream);
+  if (k.scans) {
+    launch16(k, p, dev, stream);
+    p.path = kernels::Path::AnyFlag;
+    return kernels::launch_simt_16bit(p, dev, stream);
+  }
+  kernels::launch_scan_16bit(p, dev, stream, /*outside_only=*/k.flags_outputs);
   launch16(k, p, dev, stream);
   p.path = kernels::Path::Dense;
   kernels::launch_sm80_16bit(p, dev, stream);

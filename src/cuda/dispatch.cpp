@@ -45,7 +45,9 @@ const KernelEntry kTable[] = {
      "tf32-class: one scaled fp16 plane an operand, 1 product on wgmma m64n128k16 (a prepass "
      "into options.workspace), 128x128 tiles",
      kernels::fp16x1_workspace_bytes},
-    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, false,
+    // Structure::Detect: flags as sm90_tf32x3's, its dense mode (one product a k8) the general
+    // launch; also sm90_fp16x1's under Detect (which has no flags).
+    {"sm90_tf32", Precision::Tf32, 90, 90, 0, kAnyN, true, true, 0, true,
      kernels::launch_sm90_tf32,
      "1xTF32 on wgmma m64n128k8 (the sm90_tf32x3 skeleton, one product per k8), 128x128 tiles",
      nullptr},
@@ -161,7 +163,8 @@ const KernelEntry16 kTable16[] = {
     {"sm90_16bit", 90, 90, true, true, kTiny16N + 1, kernels::launch_sm90_16bit,
      kernels::launch_sm90_16bit,
      "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
-     "+ 2 consumer warpgroups, 128x128 tiles"},
+     "+ 2 consumer warpgroups, 128x128 tiles",
+     /*scans=*/false, /*flags_outputs=*/true},
     {"sm80_16bit", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit,
      kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
@@ -170,7 +173,8 @@ const KernelEntry16 kTable16[] = {
     {"sm80_16bit_small", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit_small,
      kernels::launch_sm80_16bit_small,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: one block per 32x32 tile, "
-     "its whole band (up to 640 k) loaded at once"},
+     "its whole band (up to 640 k) loaded at once",
+     /*scans=*/true},
     {"simt_16bit", 80, kAnyCc, false, false, 0, kernels::launch_simt_16bit,
      kernels::launch_simt_16bit, "bf16/fp16 data, fp32 FFMA on 64x64 tiles (the plain yardstick)"},
 };
@@ -268,11 +272,12 @@ Choice choose(int cc, Precision precision, int64_t n, const std::string& forced,
   if (!detect || k.flags) return {&k, false, false};
   if (k.scans && (n > k.exact_max_n || !forced.empty())) return {&k, false, true};
   if (n <= k.exact_max_n || (!forced.empty() && k.exact_max_n > 0)) return {&k, true, false};
-  const bool fp32 = precision == Precision::Auto || precision == Precision::Fp32;
-  if (forced.empty() && fp32)
+  // Unforced, the first kernel with flags that implements the precision (sm90_tf32x3 for auto
+  // and fp32, sm90_tf32 for tf32; none for ieee): the workspace kernels have no flags.
+  if (forced.empty())
     for (const KernelEntry& e : kTable)
       if (e.flags && e.automatic && e.workspace == nullptr && runs_on(e, cc) &&
-          (tma_ok || !e.needs_tma))
+          implements(e, precision, false) && (tma_ok || !e.needs_tma))
         return {&e, false, false};
   return {&k, k.exact_max_n > 0, false};
 }

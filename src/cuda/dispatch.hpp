@@ -39,7 +39,7 @@ struct KernelEntry {
   bool zeroes_gate = false;
   // Structure::Detect past exact_max_n (and at any n where forced): its structured launch reads
   // all of A and B beside its product and flags them (in a word tagged with the call's epoch,
-  // no memset), then its Path::Exact launch recomputes where anything was flagged.
+  // no memset), then its Path::AnyFlag launch recomputes where anything was flagged.
   bool scans = false;
   // For a call of its own precision, chosen up to this n instead of max_n where larger (the
   // small kernel: plain fp32 serves every precision, but Ieee's next kernel is slower than
@@ -61,15 +61,16 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 
 // What a call runs: dispatch's choice (select); under Structure::Detect, the small kernel's
 // exact path alone (every k in plain fp32) up to its exact_max_n, its scan path past it or when
-// forced by name; for a chosen kernel with neither, the first automatic kernel with flags that
-// runs here (precision Auto or Fp32; sm90_fp16x3 where `workspace`, the bytes after Detect's
-// flag word, holds its planes), else the exact path where the chosen kernel has one. A Detect
-// choice with none of them (a kernel without flags, exact and scan false) is for the caller to
-// refuse.
+// forced by name; a chosen kernel with flags itself (sm90_tf32x3, sm90_tf32; sm90_fp16x3 where
+// `workspace`, the bytes after Detect's flag word, holds its planes); for a chosen kernel with
+// none of these, the first automatic kernel with flags, no workspace, that runs here and
+// implements the precision (sm90_tf32x3 for Auto and Fp32, sm90_tf32 for Tf32, none for Ieee),
+// else the exact path where the chosen kernel has one. A Detect choice with none of them (a
+// kernel without flags, exact and scan false) is for the caller to refuse.
 struct Choice {
   const KernelEntry* kernel;
   bool exact;  // Path::Exact alone, no flags
-  bool scan;   // the structured launch that scans, then Path::Exact gated (KernelEntry::scans)
+  bool scan;   // the structured launch that scans, then Path::AnyFlag (KernelEntry::scans)
 };
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure, size_t workspace = 0, int64_t batch = 1);
@@ -95,6 +96,13 @@ struct KernelEntry16 {
   Launch16Fn launch_f16;
   LaunchB16Fn launch_bf16;
   const char* what;
+  // Structure::Detect: its structured launch reads all of A and B beside its product and flags
+  // them (p.epoch nonzero), so no scan launch runs first, and one launch follows (simt_16bit,
+  // Path::AnyFlag) instead of two.
+  bool scans = false;
+  // Structure::Detect: its structured launch flags its outputs that are not finite
+  // (kNonFiniteOut), so the scan before it reads only A's and B's other triangles.
+  bool flags_outputs = false;
 };
 
 const KernelEntry16* table16_begin();

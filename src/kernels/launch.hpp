@@ -14,31 +14,42 @@ namespace trimm::kernels {
 // carry Inf: its cross terms with a zero small part are NaN; a triangular kernel's masked zeros
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
 // launch always runs and sets the flags below; Dense and Exact are gated on them (simt_small_fp32:
-// Exact alone, gated on any flag). 16-bit: a scan sets them first (launch_scan_16bit), and all
-// three launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
+// AnyFlag alone). 16-bit: the small kernel's structured launch sets them beside its product, as
+// fp32's, and AnyFlag follows; otherwise a scan sets them first (launch_scan_16bit) and all three
+// launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
 // under Structure::Triangular, when its prepass finds more lost elements than its lists hold).
-enum class Path : uint8_t { Structured, Dense, Exact, Fallback };
+// AnyFlag: Exact's computation, gated on any flag at all: the one launch after a structured
+// launch that flags beside its product (the small kernels), serving the general and the exact
+// needs alike.
+enum class Path : uint8_t { Structured, Dense, Exact, Fallback, AnyFlag };
 
-// Structure::Detect's flags, ORed into *gate (zero before the first launch). fp32: the structured
-// launch's spare warps (sm90_fp16x3: a launch of its prepass) read the triangles of A and B that
+// Structure::Detect's flags, ORed into *gate (zeroed before the first launch, or tagged with the
+// call's epoch: kEpochShift). fp32: the structured
+// launch's spare warps (sm90_fp16x3: its helper warps) read the triangles of A and B that
 // should be zero (kOutside*: a nonzero there, NaN included; kNonFiniteOutside: a NaN or Inf there),
 // and the structured and dense launches flag an output they computed that is not finite
 // (kNonFiniteOut: a NaN or Inf inside the triangles reached it, as every element of A's and B's
 // triangles reaches C's diagonal block; or a sum overflowed). 16-bit, and simt_small_fp32's
 // structured launch: all of A and B are read, the other triangles as above and the triangles for
-// NaN and Inf (kNonFiniteInside). kLostBits:
-// sm90_fp16x3 found more elements its fp16 planes cannot hold than it can correct
-// (docs/sm90_fp16x3_plan.md): under Detect the general launch recomputes, as for kOutside*.
+// NaN and Inf (kNonFiniteInside), except before sm90_16bit, whose structured launch flags its
+// outputs as fp32's do (kNonFiniteOut): there the scan reads the other triangles alone, and
+// sm80_16bit's dense launch flags its own outputs (kNonFiniteDense: a bit of its own, which only
+// the exact launch reads, so that the word a launch is gated on never changes while it runs: a
+// cluster's blocks must all run or all return). kLostBits: sm90_fp16x3 found more elements its
+// fp16 planes cannot hold than it can correct (docs/sm90_fp16x3_plan.md): under Detect the
+// general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
-                   kNonFiniteInside = 16u, kLostBits = 32u;
+                   kNonFiniteInside = 16u, kLostBits = 32u, kNonFiniteDense = 64u;
 
 // A flag word that no memset clears (GatedProblem::epoch nonzero): the call's epoch in the bits
 // from kEpochShift up, its flags below; a word whose epoch is not this call's holds no flags of
-// it (kernels/common/epoch_flags.cuh). A stale word with the same epoch (a workspace last used
-// kMaxEpoch calls ago, or dirty) can only add flags: a slower path, never a wrong one.
+// it (kernels/common/epoch_flags.cuh). Under stream capture the word is zeroed first and the
+// epoch is one reserved for capture (a graph replays its epoch). A stale word with the same
+// epoch (a workspace last used kMaxEpoch calls ago, or dirty) can only add flags: a slower path,
+// never a wrong one.
 constexpr int kEpochShift = 8;
 constexpr uint32_t kMaxEpoch = (1u << (32 - kEpochShift)) - 1u;
-static_assert(kLostBits < (1u << kEpochShift), "every flag below the epoch");
+static_assert(kNonFiniteDense < (1u << kEpochShift), "every flag below the epoch");
 
 // One (possibly batched) problem on elements T, already validated. Element (i, j) of matrix b
 // of X is X[b·stride_x + i·ldx + j].
@@ -61,9 +72,9 @@ struct GatedProblem : MatrixProblem<T> {
   // Structure::Detect: the device word of flags (kOutsideA ...) that the launches are gated on
   // (gated_off); without, every launch runs.
   uint32_t* gate = nullptr;
-  // Nonzero: *gate is tagged with this epoch (1 ... kMaxEpoch, see kEpochShift) instead of being
-  // zeroed before the first launch. 0 with a kernel that tags: the word was zeroed (epoch 0
-  // throughout; under stream capture, where a graph would replay one epoch).
+  // Nonzero: *gate is tagged with this epoch (1 ... kMaxEpoch, see kEpochShift) and the
+  // structured launch flags beside its product (simt_small_fp32, sm80_16bit_small); under stream
+  // capture the word is also zeroed first (a graph replays one epoch). 0: zeroed, untagged.
   uint32_t epoch = 0;
   Path path = Path::Structured;
   // The kernel's own share of options.workspace (sm90_fp16x3's and sm90_fp16x1's planes), which
@@ -132,11 +143,15 @@ int sm80_16bit_small_blocks_per_sm(const Problem16<bfloat16_t>& p, const DeviceI
 // (Path::Exact).
 void launch_simt_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_simt_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
-// Structure::Detect for 16-bit data: ORs into *p.gate (zeroed before) kOutsideA / kOutsideB for
+// Structure::Detect for 16-bit data: adds to the call's flags in *p.gate (through p.epoch, as
+// epoch_flags.cuh; epoch 0: a zeroed word) kOutsideA / kOutsideB for
 // a nonzero in A's / B's other triangle, kNonFiniteOutside / kNonFiniteInside for a NaN or Inf
-// there / in the triangles. Reads every element of A and B once; writes nothing else.
-void launch_scan_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
-void launch_scan_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
+// there / in the triangles. Reads every element of A and B once (`outside_only`: the other
+// triangles alone, for a structured launch that flags its own outputs); writes nothing else.
+void launch_scan_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream,
+                       bool outside_only);
+void launch_scan_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream,
+                       bool outside_only);
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 

@@ -54,6 +54,16 @@ TEST(Dispatch, DetectTakesTheExactPathTheScanOrTheKernelWithFlags) {
   // Past the small kernel's n, the kernel with flags on sm_90.
   EXPECT_EQ(pick(90, 1217), "sm90_tf32x3");
   EXPECT_EQ(pick(90, 4096), "sm90_tf32x3");
+  EXPECT_EQ(pick(90, 4096, "", true, Precision::Fp32), "sm90_tf32x3");
+  EXPECT_EQ(pick(90, 1217, "", true, Precision::Tf32), "sm90_tf32");
+  EXPECT_EQ(pick(90, 1216, "", true, Precision::Tf32), "simt_small_fp32 scan");
+  // sm90_fp16x1 (tf32, given its workspace) has no flags: sm90_tf32 takes Detect.
+  EXPECT_STREQ(
+      choose(90, Precision::Tf32, 4096, "", true, Structure::Detect, SIZE_MAX).kernel->name,
+      "sm90_tf32");
+  EXPECT_STREQ(choose(90, Precision::Tf32, 4096, "", true, Structure::Triangular, SIZE_MAX)
+                   .kernel->name,
+               "sm90_fp16x1");
   // No kernel with flags: the exact path where the chosen kernel has one, else nothing (the
   // caller refuses).
   EXPECT_EQ(pick(80, 4096), "sm80_tf32x3");
@@ -67,6 +77,8 @@ TEST(Dispatch, DetectTakesTheExactPathTheScanOrTheKernelWithFlags) {
   EXPECT_TRUE(has_detect_path("sm90_tf32x3"));
   EXPECT_TRUE(has_detect_path("sm90_fp16x3"));
   EXPECT_TRUE(has_detect_path("simt_small_fp32"));
+  EXPECT_TRUE(has_detect_path("sm90_tf32"));
+  EXPECT_FALSE(has_detect_path("sm90_fp16x1"));
   EXPECT_FALSE(has_detect_path("simt_fp32"));
   EXPECT_FALSE(has_detect_path("no_such_kernel"));
 }

@@ -494,13 +494,14 @@ Options detect_options(const std::string& kernel, DeviceBuffer<uint32_t>& work) 
   return o;
 }
 
-// A Structure::Detect workspace for `kernel` at n, as trtrmm_workspace_bytes sizes it, every word
-// `fill` (the flag word must be cleared by the call).
-std::vector<uint32_t> detect_workspace(const std::string& kernel, int64_t n, uint32_t fill) {
+// A Structure::Detect workspace for `kernel` at n (`batch` problems), as trtrmm_workspace_bytes
+// sizes it, every word `fill` (the flag word must be cleared by the call).
+std::vector<uint32_t> detect_workspace(const std::string& kernel, int64_t n, uint32_t fill,
+                                       int64_t batch = 1) {
   Options o;
   o.kernel = kernel;
   o.structure = Structure::Detect;
-  return std::vector<uint32_t>((trtrmm_workspace_bytes(n, 1, o) + 3) / 4, fill);
+  return std::vector<uint32_t>((trtrmm_workspace_bytes(n, batch, o) + 3) / 4, fill);
 }
 
 // Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
@@ -538,10 +539,34 @@ void device_cc(int& cc) {
   cc = 10 * major + minor;
 }
 
+// Whether C (ld ldc) is the dense product's triangle within one TF32 product a term (precision
+// tf32): |c - r| <= 1.1·(2^-10 + 2n·2^-23)·(|A|·|B|)(i, j), `mag` the dense product of |A| and
+// |B|; NaN and Inf where the reference has them, exact zeros outside.
+::testing::AssertionResult matches_dense_tf32(Fill fill, int64_t n, const float* C, int64_t ldc,
+                                              const std::vector<double>& ref,
+                                              const std::vector<double>& mag) {
+  const double f = 1.1 * (std::ldexp(1.0, -10) + 2.0 * double(n) * std::ldexp(1.0, -23));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const double c = C[i * ldc + j], r = ref[size_t(i * n + j)];
+      const bool ok = !test::in_triangle(fill, i, j) ? c == 0.0
+                      : std::isnan(r)                ? std::isnan(c)
+                      : std::isinf(r)                ? c == r
+                                       : std::fabs(c - r) <= f * mag[size_t(i * n + j)];
+      if (!ok)
+        return ::testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << c
+                                             << ", dense reference " << r << ", TF32 bound "
+                                             << f * mag[size_t(i * n + j)];
+    }
+  return ::testing::AssertionSuccess();
+}
+
 // The kernels with a general-input path: sm90_tf32x3 and sm90_fp16x3 (detection under the
-// product, gated launches), simt_small_fp32 forced (its band, reading A and B beside it, then
-// every k where anything was flagged) and dispatch's choice (at small n the small kernel's every k
-// in plain fp32 alone, no pass; past that its scan path; then sm90_tf32x3).
+// product, gated launches), sm90_tf32 (precision tf32: the same flags beside TF32 products),
+// simt_small_fp32 forced (its band, reading A and B beside it, then every k where anything was
+// flagged) and dispatch's choice (at small n the small kernel's every k in plain fp32 alone, no
+// pass; past that its scan path; then sm90_tf32x3), also for precision tf32 (past the small
+// kernel, sm90_tf32).
 TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kind, fill, n] = GetParam();
@@ -554,23 +579,46 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
   const auto B = test::make(kind, fill, n, ldb, gen, rng_);
   std::vector<double> ref(static_cast<size_t>(n * n));
   cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
+  // The tf32 bound's scale, where the sums are not exact: the dense product of |A| and |B|.
+  std::vector<double> mag;
+  if (!exact) {
+    auto absolute = [](std::vector<float> x) {
+      for (float& v : x) v = std::fabs(v);
+      return x;
+    };
+    const auto Aabs = absolute(A), Babs = absolute(B);
+    mag.resize(static_cast<size_t>(n * n));
+    cpu::reference_dense(fill, n, Aabs.data(), lda, Babs.data(), ldb, mag.data(), n);
+  }
   int cc = 0;
   ASSERT_NO_FATAL_FAILURE(device_cc(cc));
-  for (const std::string kernel : {"", "sm90_tf32x3", "sm90_fp16x3", "simt_small_fp32"}) {
-    SCOPED_TRACE(kernel.empty() ? "dispatch's choice" : kernel);
+  const std::pair<std::string, Precision> runs[] = {{"", Precision::Auto},
+                                                    {"sm90_tf32x3", Precision::Auto},
+                                                    {"sm90_fp16x3", Precision::Auto},
+                                                    {"sm90_tf32", Precision::Auto},
+                                                    {"", Precision::Tf32},
+                                                    {"simt_small_fp32", Precision::Auto}};
+  for (const auto& [kernel, precision] : runs) {
+    SCOPED_TRACE((kernel.empty() ? std::string("dispatch's choice") : kernel) + ", precision " +
+                 to_string(precision));
     // How Structure::Detect runs it here.
     const dispatch::Choice how =
-        dispatch::choose(cc, Precision::Auto, n, kernel, true, Structure::Detect);
+        dispatch::choose(cc, precision, n, kernel, true, Structure::Detect);
     std::vector<float> C(static_cast<size_t>(n * ldc));
     test::poison(C);
     DeviceBuffer<float> dA(A), dB(B), dC(C);
     const uint32_t garbage = 0xDEADBEEFu;  // the detection pass clears it first
     DeviceBuffer<uint32_t> work(detect_workspace(kernel, n, garbage));
-    const Options o = detect_options(kernel, work);
+    Options o = detect_options(kernel, work);
+    o.precision = precision;
     trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
     TEST_CUDA(cudaGetLastError());
     const auto out = dC.download();
-    EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
+    // (Integers: exact in TF32 too.)
+    if (!exact && (precision == Precision::Tf32 || precision_of(kernel) == Precision::Tf32))
+      EXPECT_TRUE(matches_dense_tf32(fill, n, out.data(), ldc, ref, mag));
+    else
+      EXPECT_TRUE(test::matches_dense(fill, n, out.data(), ldc, ref, exact));
     // The flags that picked the path (the dense launches alone would pass the check above: this
     // pins the gate): kOutsideA | kOutsideB where the other triangles hold anything, and a
     // non-finite flag exactly where something is not finite (inside the triangles the structured
@@ -669,7 +717,9 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
 // in one entry of a batch, with A shared by the batch (stride 0). Both ways of finding it:
 // sm90_tf32x3's spare warps under its product, and the small kernel's blocks beside their band
 // (forced, it scans at any n).
-const char* const kScanningKernels[] = {"sm90_tf32x3", "simt_small_fp32"};
+// The kernels that read A's and B's other triangles beside their product: sm90_tf32x3's spare
+// warps, sm90_fp16x3's helper warps (bulk copies) and the small kernel's blocks.
+const char* const kScanningKernels[] = {"sm90_tf32x3", "sm90_fp16x3", "simt_small_fp32"};
 class GpuDetectPinned : public GpuDetect {
  protected:
   // One Detect call on `kernel` (rows ld apart, C poisoned, the workspace dirty): its flags and
@@ -683,7 +733,7 @@ class GpuDetectPinned : public GpuDetect {
     test::poison(C);
     DeviceBuffer<float> dA(A), dB(B), dC(C);
     constexpr uint32_t kDirty = 0xDEADBEEFu;
-    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, kDirty));
+    DeviceBuffer<uint32_t> work(detect_workspace(kernel, n, kDirty));
     const Options o = detect_options(kernel, work);
     trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr, o);
     TEST_CUDA(cudaGetLastError());
@@ -733,6 +783,42 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
               EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ld, ref, false));
             }
     }
+}
+
+// sm90_fp16x3's helper warps read a row's other triangle in pieces of up to 2 KB by bulk copies,
+// the elements before and after its whole 16-byte chunks directly: at n = 1100 the longest row
+// (Upper's last, Lower's first) is three pieces and three lone elements. One tiny value (1e-30:
+// C stays within tolerance of the unplanted reference) at the row's first column, in its second
+// piece, or at its last column, in A or in B: that operand's flag alone.
+TEST_F(GpuDetectPinned, Fp16x3ScansLongRowsWhole) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const int64_t n = 1100, ld = n + 4;
+  if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    const auto A0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+    const auto B0 = test::make(test::Kind::Triangular, fill, n, ld, test::integers(rng_), rng_);
+    std::vector<double> ref(static_cast<size_t>(n * n));
+    cpu::reference_dense(fill, n, A0.data(), ld, B0.data(), ld, ref.data(), n);
+    const int64_t r = fill == Fill::Upper ? n - 1 : 0;
+    const int64_t lo = fill == Fill::Upper ? 0 : 1, hi = fill == Fill::Upper ? n - 2 : n - 1;
+    for (const int64_t c : {lo, (lo + hi) / 2 + 40, hi})
+      for (const bool in_a : {true, false}) {
+        SCOPED_TRACE(std::string(to_string(fill)) + (in_a ? " A(" : " B(") + std::to_string(r) +
+                     ", " + std::to_string(c) + ") = 1e-30");
+        auto A = A0, B = B0;
+        (in_a ? A : B)[size_t(r * ld + c)] = 1e-30f;
+        std::vector<float> C(static_cast<size_t>(n * ld));
+        test::poison(C);
+        DeviceBuffer<float> dA(A), dB(B), dC(C);
+        DeviceBuffer<uint32_t> work(detect_workspace("sm90_fp16x3", n, 0xDEADBEEFu));
+        trtrmm(fill, n, dA.get(), ld, dB.get(), ld, dC.get(), ld, nullptr,
+               detect_options("sm90_fp16x3", work));
+        TEST_CUDA(cudaGetLastError());
+        EXPECT_EQ(work.download()[0], in_a ? kernels::kOutsideA : kernels::kOutsideB);
+        EXPECT_TRUE(test::matches_dense(fill, n, dC.download().data(), ld, ref, false));
+      }
+  }
 }
 
 // NaN payloads and Inf inside the triangles. sm90_tf32x3 rounds its split on the bits (ptx.cuh):
@@ -838,7 +924,7 @@ TEST_F(GpuDetectPinned, TheSmallKernelsScanTakesRowsOfAnyAlignment) {
 // noisy, triangular, noisy inputs. No memset clears the word between them: a triangular call
 // must read the noisy call's flags as another epoch's (its C the band's, exact on integers), and
 // the next noisy call must flag again. Under stream capture the word is cleared by a memset and
-// a graph replays the call: a triangular replay after a noisy one leaves the word zero.
+// a graph replays the call: a triangular replay after a noisy one leaves it zero.
 TEST_F(GpuDetectPinned, TheSmallKernelsFlagWordIsReusedWithoutAMemset) {
   SCOPED_TRACE(test::seed_note(seed_));
   const int64_t n = std::min<int64_t>(600, test::max_n()), ld = n;
@@ -885,7 +971,8 @@ TEST_F(GpuDetectPinned, TheSmallKernelsFlagWordIsReusedWithoutAMemset) {
     dC.upload(C);
     TEST_CUDA(cudaGraphLaunch(exec, stream));
     TEST_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_EQ(work.download()[0], noisy ? kernels::kOutsideB : 0u) << "a memset's word, epoch 0";
+    EXPECT_EQ(epoch_tagged_flags(work.download()[0], 0u), noisy ? kernels::kOutsideB : 0u)
+        << "a word a memset cleared";
     EXPECT_TRUE(test::matches_dense(Fill::Upper, n, dC.download().data(), ld,
                                     noisy ? ref_noisy : ref_tri, true));
   }
@@ -920,7 +1007,7 @@ TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
         std::vector<float> C(static_cast<size_t>(batch * stride));
         test::poison(C);
         DeviceBuffer<float> dA(A), dB(B), dC(C);
-        DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+        DeviceBuffer<uint32_t> work(detect_workspace(kernel, n, 0xDEADBEEFu, batch));
         const Options o = detect_options(kernel, work);
         trtrmm_strided_batched(fill, n, dA.get(), ld, 0, dB.get(), ld, stride, dC.get(), ld, stride,
                                batch, nullptr, o);

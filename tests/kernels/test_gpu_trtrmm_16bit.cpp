@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/test_util.hpp"
+#include "config/tile_config.hpp"
 #include "cuda/dispatch.hpp"
 #include "kernels/gpu_util.hpp"
 #include "kernels/launch.hpp"
@@ -210,6 +211,15 @@ std::vector<std::string> every_kernel16() {
        ++e)
     names.emplace_back(e->name);
   return names;
+}
+
+// Whether Structure::Detect's structured launch on `kernel` flags its own outputs that are not
+// finite (then the scan before it reads the other triangles alone).
+bool flags_outputs16(const std::string& kernel) {
+  for (const dispatch::KernelEntry16* e = dispatch::table16_begin(); e != dispatch::table16_end();
+       ++e)
+    if (kernel == e->name) return e->flags_outputs;
+  return false;
 }
 
 bool needs_tma16(const std::string& kernel) {
@@ -698,6 +708,23 @@ Bits make16(test::Kind kind, Fill fill, int64_t n, int64_t ld, const std::functi
   return b;
 }
 
+// The flags of a Detect call in its word, which held `before`: the call tags it with its epoch
+// (the small kernel beside its product, or the scan launch) and writes nothing where nothing is
+// found.
+uint32_t call_flags(uint32_t word, uint32_t before) {
+  return word == before ? 0u : word & ((1u << kernels::kEpochShift) - 1u);
+}
+
+// Structure::Detect on `kernel` ("" for dispatch's choice) with the one-word workspace `work`.
+Options detect_options16(const std::string& kernel, DeviceBuffer<uint32_t>& work) {
+  Options o;
+  o.kernel = kernel;
+  o.structure = Structure::Detect;
+  o.workspace = work.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  return o;
+}
+
 // One Detect call on `kernel` ("" for dispatch's choice), checked: C, the flags, the padding, the
 // inputs.
 template <class F>
@@ -712,13 +739,13 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
   const Bits B = make16<F>(kind, fill, n, ldb, gen, rng);
   const Bits C0(static_cast<size_t>(n * ldc), F::kNaN);
   DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
-  const uint32_t garbage = 0xDEADBEEFu;  // the call clears it first
+  const uint32_t garbage = 0xDEADBEEFu;  // cleared or tagged by the call
   DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, garbage));
-  Options o;
-  o.kernel = kernel;
-  o.structure = Structure::Detect;
-  o.workspace = work.get();
-  o.workspace_bytes = sizeof(uint32_t);
+  const Options o = detect_options16(kernel, work);
+  const std::string ran = selected_kernel(fill, n, reinterpret_cast<const T*>(dA.get()), lda,
+                                          reinterpret_cast<const T*>(dB.get()), ldb,
+                                          reinterpret_cast<T*>(dC.get()), ldc, o);
+  SCOPED_TRACE("structured launch " + ran);
   trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), lda, reinterpret_cast<const T*>(dB.get()),
          ldb, reinterpret_cast<T*>(dC.get()), ldc, nullptr, o);
   TEST_CUDA(cudaGetLastError());
@@ -732,17 +759,25 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
     EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, &mag));
   }
   // The flags that picked the path (they pin the scan; GpuDetect16Gate pins each launch's gate).
-  // The scan reads everything, so they are exact: both outside bits wherever
-  // the other triangles hold anything (n > 1), a non-finite bit for where NaN or Inf was
-  // planted, nothing for triangular finite inputs.
-  const uint32_t flags = work.download()[0];
+  // The scan reads every element of the other triangles, so they are exact: both outside bits
+  // wherever the other triangles hold anything (n > 1), a non-finite bit for where NaN or Inf was
+  // planted, nothing for triangular finite inputs. NaN or Inf inside the triangles alone: the
+  // scan's inside bit, or where the structured launch flags its outputs (the scan then reads
+  // the other triangles alone) the output bit.
+  const uint32_t flags = call_flags(work.download()[0], garbage);
   const bool other = kind != test::Kind::Triangular && kind != test::Kind::TriangularNonFinite;
   EXPECT_EQ(flags & (kernels::kOutsideA | kernels::kOutsideB),
             other && n > 1 ? kernels::kOutsideA | kernels::kOutsideB : 0u)
       << "flags " << flags;
-  if (kind == test::Kind::TriangularNonFinite) EXPECT_EQ(flags, kernels::kNonFiniteInside);
+  if (kind == test::Kind::TriangularNonFinite)
+    EXPECT_EQ(flags, flags_outputs16(ran) ? kernels::kNonFiniteOut : kernels::kNonFiniteInside);
+  // (NaN or Inf planted inside alone: the dense launch flags its output where the scan did not
+  // read the triangles.)
   if (kind == test::Kind::NonFinite)
-    EXPECT_NE(flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside), 0u);
+    EXPECT_NE(
+        flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside |
+                 (flags_outputs16(ran) ? kernels::kNonFiniteOut | kernels::kNonFiniteDense : 0u)),
+        0u);
   if (kind != test::Kind::NonFinite && kind != test::Kind::TriangularNonFinite)
     EXPECT_EQ(flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside), 0u);
   for (int64_t i = 0; i < n; ++i)
@@ -818,15 +853,12 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
     const Bits C0(static_cast<size_t>(batch * stride), F::kNaN);
     DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
     DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-    Options o;
-    o.structure = Structure::Detect;
-    o.workspace = work.get();
-    o.workspace_bytes = sizeof(uint32_t);
+    const Options o = detect_options16("", work);
     trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, 0,
                            reinterpret_cast<const T*>(dB.get()), ld, stride,
                            reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
     TEST_CUDA(cudaGetLastError());
-    EXPECT_EQ(work.download()[0], kernels::kOutsideB);
+    EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), kernels::kOutsideB);
     const Bits out = dC.download();
     const auto Af = to_float<F>(A), Bf = to_float<F>(B);
     for (int64_t e = 0; e < batch; ++e) {
@@ -841,7 +873,9 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
 // Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes
 // exactly where its path applies and writes nothing otherwise (GpuDetect16 alone cannot tell: a
 // launch that fails to switch off is overwritten by the right one after it). The word is never
-// modified.
+// modified. The gated launches read it through the call's epoch too: flags tagged with another
+// epoch are no flags. (A structured launch given an epoch is not gated: it flags beside its
+// product, as the GpuDetect16 suites check.)
 class GpuDetect16Gate : public ::testing::Test, public test::Seeded {
  protected:
   void SetUp() override { SKIP_WITHOUT_GPU(); }
@@ -866,7 +900,8 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
                                   {"sm80_16bit dense", Path::Dense, launch_sm80_16bit},
                                   {"sm80_16bit_small", Path::Structured, launch_sm80_16bit_small},
                                   {"simt_16bit", Path::Structured, launch_simt_16bit},
-                                  {"simt_16bit exact", Path::Exact, launch_simt_16bit}};
+                                  {"simt_16bit exact", Path::Exact, launch_simt_16bit},
+                                  {"simt_16bit any flag", Path::AnyFlag, launch_simt_16bit}};
   if (info.cc == 90) launches.push_back({"sm90_16bit", Path::Structured, launch_sm90_16bit});
   const uint32_t words[] = {0u,
                             kOutsideA,
@@ -876,7 +911,11 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
                             kNonFiniteInside,
                             kOutsideB | kNonFiniteInside,
                             kNonFiniteOut,
-                            0xFFFFFFFFu};
+                            kNonFiniteDense,
+                            kOutsideA | kNonFiniteDense,
+                            (1u << kEpochShift) - 1u};
+  // (the call's epoch, the word's): untagged (a zeroed word), this call's, a stale call's.
+  const std::pair<uint32_t, uint32_t> epochs[] = {{0u, 0u}, {5u, 5u}, {5u, 4u}};
   for (const int64_t n : {40, 700})
     for (const int64_t batch : {1, 3})
       for (const Fill fill : {Fill::Upper, Fill::Lower}) {
@@ -887,41 +926,50 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
         DeviceBuffer<uint16_t> dA(in), dB(in), dC(static_cast<size_t>(total));
         DeviceBuffer<uint32_t> gate(1);
         for (const Launch& l : launches)
-          for (const uint32_t w : words) {
-            SCOPED_TRACE(std::string(l.name) + " n " + std::to_string(n) + " batch " +
-                         std::to_string(batch) + " " + to_string(fill) + " flags " +
-                         std::to_string(w));
-            Problem16<T> p{};
-            p.fill = fill;
-            p.n = n;
-            p.A = reinterpret_cast<const T*>(dA.get());
-            p.B = reinterpret_cast<const T*>(dB.get());
-            p.C = reinterpret_cast<T*>(dC.get());
-            p.lda = p.ldb = p.ldc = ld;
-            p.stride_a = p.stride_b = p.stride_c = stride;
-            p.batch = batch;
-            p.gate = gate.get();
-            p.path = l.path;
-            gate.upload(std::vector<uint32_t>(1, w));
-            TEST_CUDA(cudaMemset(dC.get(), 0x77, size_t(total) * sizeof(uint16_t)));
-            l.launch(p, info, nullptr);
-            TEST_CUDA(cudaGetLastError());
-            const Bits out = dC.download();
-            int64_t written = 0;
-            for (int64_t b = 0; b < batch; ++b)
-              for (int64_t i = 0; i < n; ++i)
-                for (int64_t j = 0; j < n; ++j)
-                  written += out[size_t(b * stride + i * ld + j)] != 0x7777;
-            const bool outside = (w & (kOutsideA | kOutsideB)) != 0u;
-            const bool nonfinite =
-                (w & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
-            const bool runs = l.path == Path::Structured ? w == 0u
-                              : l.path == Path::Dense    ? outside && !nonfinite
-                                                         : nonfinite;
-            // Running, a launch writes every element of C (its triangle and the zeros).
-            EXPECT_EQ(written, runs ? batch * n * n : 0);
-            EXPECT_EQ(gate.download()[0], w) << "flag word modified";
-          }
+          for (const auto& [epoch, tag] : epochs)
+            for (const uint32_t w : words) {
+              if (epoch != 0u && l.path == Path::Structured) continue;
+              SCOPED_TRACE(std::string(l.name) + " n " + std::to_string(n) + " batch " +
+                           std::to_string(batch) + " " + to_string(fill) + " flags " +
+                           std::to_string(w) + " epoch " + std::to_string(epoch) + " tag " +
+                           std::to_string(tag));
+              const uint32_t word = w | tag << kEpochShift, f = tag == epoch ? w : 0u;
+              Problem16<T> p{};
+              p.fill = fill;
+              p.n = n;
+              p.A = reinterpret_cast<const T*>(dA.get());
+              p.B = reinterpret_cast<const T*>(dB.get());
+              p.C = reinterpret_cast<T*>(dC.get());
+              p.lda = p.ldb = p.ldc = ld;
+              p.stride_a = p.stride_b = p.stride_c = stride;
+              p.batch = batch;
+              p.gate = gate.get();
+              p.path = l.path;
+              p.epoch = epoch;
+              gate.upload(std::vector<uint32_t>(1, word));
+              TEST_CUDA(cudaMemset(dC.get(), 0x77, size_t(total) * sizeof(uint16_t)));
+              l.launch(p, info, nullptr);
+              TEST_CUDA(cudaGetLastError());
+              const Bits out = dC.download();
+              int64_t written = 0;
+              for (int64_t b = 0; b < batch; ++b)
+                for (int64_t i = 0; i < n; ++i)
+                  for (int64_t j = 0; j < n; ++j)
+                    written += out[size_t(b * stride + i * ld + j)] != 0x7777;
+              const bool outside = (f & (kOutsideA | kOutsideB)) != 0u;
+              const bool nonfinite =
+                  (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
+              // A launch's own output flag never gates it (the structured launch's kNonFiniteOut,
+              // the dense launch's kNonFiniteDense): the word is the same for all its blocks.
+              const bool runs = l.path == Path::Structured ? (f & ~kNonFiniteOut) == 0u
+                                : l.path == Path::Dense    ? outside && !nonfinite
+                                : l.path == Path::AnyFlag
+                                    ? f != 0u
+                                    : nonfinite || (f & kNonFiniteDense) != 0u;
+              // Running, a launch writes every element of C (its triangle and the zeros).
+              EXPECT_EQ(written, runs ? batch * n * n : 0);
+              EXPECT_EQ(gate.download()[0], word) << "flag word modified";
+            }
       }
 }
 
@@ -954,10 +1002,7 @@ TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
             B.insert(B.begin(), size_t(offset), F::kNaN);
             DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(offset + n * ld), F::kNaN));
             DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-            Options o;
-            o.structure = Structure::Detect;
-            o.workspace = work.get();
-            o.workspace_bytes = sizeof(uint32_t);
+            const Options o = detect_options16("", work);
             trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()) + offset, ld,
                    reinterpret_cast<const T*>(dB.get()) + offset, ld,
                    reinterpret_cast<T*>(dC.get()) + offset, ld, nullptr, o);
@@ -967,13 +1012,100 @@ TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
             if (std::isinf(v)) want = outside ? kernels::kNonFiniteOutside | other
                                               : kernels::kNonFiniteInside;
             else if (outside && v != 0.0) want = other;
-            EXPECT_EQ(work.download()[0], want);
+            EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want);
             const auto Af = to_float<F>(Bits(A.begin() + offset, A.end()));
             const auto Bf = to_float<F>(Bits(B.begin() + offset, B.end()));
             const auto ref = dense_reference(fill, n, Af, ld, Bf, ld, false);
             const Bits out = dC.download();
             EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + offset, ld, ref, nullptr));
           }
+}
+
+// Before sm90_16bit the scan reads the other triangles alone; the structured launch flags its own
+// outputs that are not finite, and the dense launch its own. Rows TMA can address (the head of a
+// Lower row's other triangle, column i + 1, off a 16-byte boundary), sm90_16bit forced: one value
+// in A's or B's other triangle at a row's first or last such column (the scan's flag alone); an
+// Inf on the diagonal (the structured launch's kNonFiniteOut, the exact launch's C); that Inf
+// with a nonzero outside too (the dense launch's kNonFiniteDense, then the exact launch).
+TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Bf16;
+  using T = F::T;
+  if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const int64_t n : {37, 300})
+    for (const Fill fill : {Fill::Upper, Fill::Lower})
+      for (const bool in_b : {false, true}) {
+        const int64_t ld = (n + 7) / 8 * 8 + 8, r = n / 2;
+        const int64_t first = fill == Fill::Upper ? 0 : r + 1,
+                      last = fill == Fill::Upper ? r - 1 : n - 1;
+        struct Plant {
+          int64_t col;  // in row r of the planted operand (-1: none)
+          double value;
+          bool inf_diag;  // also an Inf at (r, r) of the other operand
+          uint32_t want;  // the flags, kOutsideA standing for the planted operand's bit
+        };
+        const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
+        for (const Plant& plant : {Plant{first, 3.0, false, other}, Plant{last, -2.0, false, other},
+                                   Plant{-1, 0.0, true, kernels::kNonFiniteOut},
+                                   Plant{last, 5.0, true, other | kernels::kNonFiniteDense}}) {
+          SCOPED_TRACE("n " + std::to_string(n) + " " + to_string(fill) + (in_b ? " B(" : " A(") +
+                       std::to_string(r) + ", " + std::to_string(plant.col) + ") = " +
+                       std::to_string(plant.value) + (plant.inf_diag ? ", Inf on a diagonal" : ""));
+          const auto gen = test::integers(rng_);
+          Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+          Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+          if (plant.col >= 0) (in_b ? B : A)[size_t(r * ld + plant.col)] = F::from(plant.value);
+          if (plant.inf_diag) (in_b ? A : B)[size_t(r * ld + r)] = F::from(inf);
+          DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
+          DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+          const Options o = detect_options16("sm90_16bit", work);
+          trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
+                 reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld,
+                 nullptr, o);
+          TEST_CUDA(cudaGetLastError());
+          EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), plant.want);
+          const auto ref = dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
+          EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
+        }
+      }
+}
+
+// The same flags from sm90_16bit's cluster pairs (one problem, config::kSm90Bf16PairMinN to
+// kSm90Bf16PairMaxN: two blocks share each level, and rank 1 stores and flags no tile both
+// computed): triangular integers (no flag, the structured product exact), an Inf on A's diagonal
+// (its output flag, then the exact launch), and with a nonzero in B's other triangle too (the dense
+// launch's flag, then the exact launch).
+TEST_F(GpuDetect16Pinned, Sm90PairsFlagTheirOutputs) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Bf16;
+  using T = F::T;
+  const int64_t n = config::kSm90Bf16PairMinN, ld = n + 8;
+  if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (int plant = 0; plant < 3; ++plant) {
+      SCOPED_TRACE(std::string(to_string(fill)) + " case " + std::to_string(plant));
+      const auto gen = test::integers(rng_);
+      Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+      Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+      const int64_t r = n / 2 + 3;
+      if (plant >= 1) A[size_t(r * ld + r)] = F::from(inf);
+      if (plant == 2) B[size_t(fill == Fill::Upper ? (n - 1) * ld + 5 : 5 * ld + n - 1)] = F::from(2.0);
+      DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
+      DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+      const Options o = detect_options16("sm90_16bit", work);
+      trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
+             reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld, nullptr,
+             o);
+      TEST_CUDA(cudaGetLastError());
+      const uint32_t want[] = {0u, kernels::kNonFiniteOut,
+                               kernels::kOutsideB | kernels::kNonFiniteDense};
+      EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want[plant]);
+      const auto ref = dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
+      EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
+    }
 }
 
 // --- errors ---------------------------------------------------------------------------------

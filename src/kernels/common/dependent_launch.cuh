@@ -30,7 +30,7 @@ __device__ __forceinline__ void allow_dependent_launch() {
 #endif
 }
 
-// Whether a launch of Structure::Detect gated after another (Path::Dense, Path::Exact) goes as
+// Whether a launch of Structure::Detect gated after another (any path but Structured) goes as
 // that one's programmatic dependent: only where this binary's sm_90a code runs (cc 90), the
 // only code with the gate's griddepcontrol.wait compiled in (later GPUs JIT the compute_80 PTX,
 // which has no wait).

@@ -1,7 +1,8 @@
 // Structure::Detect's reading of A and B, row by row: which rows hold anything in the other
-// triangle, and NaN or Inf anywhere (the flags of kernels/launch.hpp). Used by the 16-bit scan
-// launch (simt/scan_16bit.cu) and by simt_small_fp32's structured launch, which reads its share
-// beside its product.
+// triangle, and NaN or Inf anywhere (or in the other triangle alone: outside_row_flags) (the
+// flags of kernels/launch.hpp). Used by the 16-bit scan launch (simt/scan_16bit.cu) and by the
+// small kernels' structured launches (simt_small_fp32, sm80_16bit_small), which read their share
+// beside their product (share_flags).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/common/epoch_flags.cuh"
 #include "kernels/launch.hpp"
 
 namespace trimm::kernels::scan {
@@ -135,6 +137,57 @@ __device__ __forceinline__ uint32_t row_flags(const typename Format<T>::Word* ro
   return (seen.outside.magnitude != 0u ? outside_flag : 0u) |
          (seen.outside.nonfinite != 0u ? kNonFiniteOutside : 0u) |
          (seen.inside.nonfinite != 0u ? kNonFiniteInside : 0u);
+}
+
+// row_flags of the other triangle's elements alone (no kNonFiniteInside): the row from its
+// first such column, every column of it outside (RowSeen's split taken relative to that start).
+template <typename T>
+__device__ __forceinline__ uint32_t outside_row_flags(const typename Format<T>::Word* row,
+                                                      int64_t n, int64_t i, bool upper,
+                                                      uint32_t outside_flag, int lane) {
+  const int64_t lo = upper ? 0 : i + 1, len = upper ? i : n - i - 1;
+  RowSeen<T> seen{{}, {}, upper ? len : 0, upper};
+  scan_row(row + lo, len, seen, lane);
+  return (seen.outside.magnitude != 0u ? outside_flag : 0u) |
+         (seen.outside.nonfinite != 0u ? kNonFiniteOutside : 0u);
+}
+
+// The flags of the rows r = first, first + step, ... below 2n of one batch entry's A and B (A's
+// rows, then B's; A and B offset to the entry), ORed over the warp; `skip_a` / `skip_b` leave out
+// an operand another entry already covers (a shared operand: stride 0); `outside_only`: the
+// other triangles alone (outside_row_flags). Every lane of the warp calls it with the same rows.
+template <typename T>
+__device__ __forceinline__ uint32_t entry_flags(bool upper, int64_t n,
+                                                const typename Format<T>::Word* A, int64_t lda,
+                                                bool skip_a, const typename Format<T>::Word* B,
+                                                int64_t ldb, bool skip_b, int64_t first,
+                                                int64_t step, int lane, bool outside_only = false) {
+  uint32_t flags = 0;
+  for (int64_t r = first; r < 2 * n; r += step) {
+    const bool is_a = r < n;
+    if (is_a ? skip_a : skip_b) continue;
+    const int64_t i = is_a ? r : r - n;
+    const auto* row = is_a ? A + i * lda : B + i * ldb;
+    const uint32_t outside = is_a ? kOutsideA : kOutsideB;
+    flags |= outside_only ? outside_row_flags<T>(row, n, i, upper, outside, lane)
+                          : row_flags<T>(row, n, i, upper, outside, lane);
+  }
+  return __reduce_or_sync(0xFFFFFFFFu, flags);
+}
+
+// Structure::Detect beside a product (the launch's p.epoch nonzero): this block's share of the
+// rows of A and B of batch entry b (A and B already offset to it; a warp a row, strided over the
+// grid's x; a shared operand by entry 0 only), their flags added to this call's
+// (epoch_flags.cuh). Every thread of the block calls it.
+template <typename T>
+__device__ void share_flags(const GatedProblem<T>& p, const T* A, const T* B, int64_t b) {
+  using Word = typename Format<T>::Word;
+  const int warps = int(blockDim.x) / 32, lane = int(threadIdx.x) % 32;
+  const uint32_t flags = entry_flags<T>(
+      p.fill == Fill::Upper, p.n, reinterpret_cast<const Word*>(A), p.lda, b > 0 && p.stride_a == 0,
+      reinterpret_cast<const Word*>(B), p.ldb, b > 0 && p.stride_b == 0,
+      int64_t(blockIdx.x) * warps + threadIdx.x / 32, int64_t(gridDim.x) * warps, lane);
+  if (lane == 0 && flags != 0u) or_epoch_flags(p.gate, p.epoch, flags);
 }
 
 }  // namespace trimm::kernels::scan

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/epoch_flags.cuh"
 #include "kernels/launch.hpp"
 #include "sched/triangle_scheduler.hpp"
 
@@ -20,37 +21,48 @@ struct OutView {
 };
 
 // Whether a launch gated by Structure::Detect (Problem::gate) must do nothing: every block asks
-// first, before it writes anything. The structured launch runs where nothing is flagged (16-bit
-// data: a scan sets every flag before it; fp32's structured launch sets the flags itself and is
-// not gated through here); the general one reruns every tile where A or B is not triangular,
-// unless something is not finite; then the exact one reruns everything, last. (Fallback, for
-// sm90_fp16x3 outside Detect: the triangular product again, where its lists overflowed.) A gated
-// launch may be a dependent of the launch before it (dependent_launch.cuh): the flags it reads
-// are final once that one has completed.
-__device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path) {
+// first, before it writes anything. The structured launch runs where the scan before it flagged
+// nothing (16-bit data; sm90_16bit then flags its own outputs, kNonFiniteOut, which its gate
+// ignores: the blocks of one launch, a cluster's alike, must all see the same word; a
+// structured launch that sets the flags beside its product, fp32's and the 16-bit small
+// kernel's, is not gated through here); the general one reruns every tile where A or B is not
+// triangular, unless something is not finite (its own outputs flag kNonFiniteDense, which only
+// the exact launch reads); then the exact one reruns everything, last; AnyFlag (after a product
+// that flags beside it) wherever anything at all was flagged. (Fallback, for sm90_fp16x3 outside
+// Detect: the triangular product again, where its lists overflowed.) A gated launch may be a
+// dependent of the launch before it (dependent_launch.cuh): the flags it reads are final once that
+// one has completed. `epoch`: the call's (launch.hpp, kEpochShift), where its structured launch
+// flags beside its product in a word tagged with it (zeroed first only under stream capture).
+__device__ __forceinline__ bool gated_off(const uint32_t* gate, Path path, uint32_t epoch = 0) {
   if (gate == nullptr) return false;
   wait_for_previous_grid();
-  if (path == Path::Structured) return *gate != 0u;
-  const uint32_t f = *gate;
+  const uint32_t f = epoch_flags(gate, epoch);  // (epoch 0: the word was zeroed, all flags)
+  if (path == Path::Structured) return (f & ~kNonFiniteOut) != 0u;
   const bool nonfinite = (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
   switch (path) {
     case Path::Structured: return true;  // (above)
     case Path::Dense: return (f & (kOutsideA | kOutsideB | kLostBits)) == 0u || nonfinite;
-    case Path::Exact: return !nonfinite;
+    case Path::Exact:
+      return !nonfinite && (f & kNonFiniteDense) == 0u;
     case Path::Fallback: return (f & kLostBits) == 0u;
+    case Path::AnyFlag: return f == 0u;
   }
   return true;
 }
 
-// Ors kNonFiniteOut into *gate (when there is one) if any of the warp's values is not
-// finite. Every lane of the warp calls it.
+// Ors `bit` (kNonFiniteOut, or a dense launch's kNonFiniteDense) into *gate (when there is one)
+// if any of the warp's values is not finite. One atomic: the word is zeroed, or already tagged
+// with this call's epoch by a launch before (the 16-bit scan tags it whatever it finds). An
+// epoch-aware compare-and-swap loop here spilled sm90_tf32x3's consumers and cost sm90_16bit
+// ~1.5 µs at n = 4096 (session 46). Every lane of the warp calls it.
 template <int N>
-__device__ __forceinline__ void flag_nonfinite(uint32_t* gate, const float (&v)[N]) {
+__device__ __forceinline__ void flag_nonfinite(uint32_t* gate, const float (&v)[N],
+                                               uint32_t bit = kNonFiniteOut) {
   if (gate == nullptr) return;
   bool bad = false;
 #pragma unroll
   for (int i = 0; i < N; ++i) bad |= !(fabsf(v[i]) <= 3.402823466e38f);  // NaN compares false
-  if (__any_sync(0xffffffffu, bad) && threadIdx.x % 32 == 0) atomicOr(gate, kNonFiniteOut);
+  if (__any_sync(0xffffffffu, bad) && threadIdx.x % 32 == 0) atomicOr(gate, bit);
 }
 
 // Fills rows [row0, row0+rows) × columns [col0, col0+cols) of row-major C with zeros. T: the

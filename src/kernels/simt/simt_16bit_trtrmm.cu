@@ -35,6 +35,7 @@ void launch_16bit(const Problem16<S>& p, const DeviceInfo& dev, Stream stream) {
   params.upper = upper;
   params.band = !dense;
   params.gate = p.gate;
+  params.epoch = p.epoch;
   params.path = p.path;
   // Structure::Detect's exact launch: a programmatic dependent of the general one.
   params.dependent = detect_dependent(p.gate, p.path, dev.cc);

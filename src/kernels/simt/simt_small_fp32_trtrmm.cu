@@ -19,8 +19,8 @@
 // Path::Exact (Structure::Detect at small n) sums every k of the operands as they are, so noise,
 // NaN and Inf land where the dense product puts them. Past the n where that costs more than the
 // band and a read of A and B, Detect launches this kernel twice: the band, each block also
-// reading a share of A's and B's rows and flagging what they hold (scan_share), then every k,
-// only where anything was flagged (its blocks return at once otherwise).
+// reading a share of A's and B's rows and flagging what they hold (scan::share_flags), then every
+// k, only where anything was flagged (its blocks return at once otherwise).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,7 +29,6 @@
 
 #include "cuda/check.hpp"
 #include "kernels/common/dependent_launch.cuh"
-#include "kernels/common/epoch_flags.cuh"
 #include "kernels/common/scan_rows.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
@@ -75,26 +74,6 @@ __device__ void load_stage(const float* A, int64_t lda, const float* B, int64_t 
   }
 }
 
-// Structure::Detect, the structured launch: this block's share of the rows of A and B of its
-// batch entry b (A's rows, then B's, a warp a row, strided over the grid; a shared operand by
-// entry 0 only), their flags added to this call's (epoch_flags.cuh).
-__device__ void scan_share(const Problem& p, const float* A, const float* B, int64_t b, int n,
-                           bool upper) {
-  constexpr int kWarps = kThreads / 32;
-  const int lane = threadIdx.x % 32;
-  uint32_t flags = 0;
-  for (int64_t r = int64_t(blockIdx.x) * kWarps + threadIdx.x / 32; r < 2 * int64_t(n);
-       r += int64_t(gridDim.x) * kWarps) {
-    const bool is_a = r < n;
-    if (b > 0 && (is_a ? p.stride_a : p.stride_b) == 0) continue;
-    const int64_t i = is_a ? r : r - n;
-    const auto* row = reinterpret_cast<const uint32_t*>(is_a ? A + i * p.lda : B + i * p.ldb);
-    flags |= scan::row_flags<float>(row, n, i, upper, is_a ? kOutsideA : kOutsideB, lane);
-  }
-  flags = __reduce_or_sync(0xFFFFFFFFu, flags);
-  if (lane == 0 && flags != 0u) or_epoch_flags(p.gate, p.epoch, flags);
-}
-
 // The group's own barrier (1 + group; 0 is __syncthreads): the groups run independently, which
 // was ~1.5× faster than the block's barrier every stage (session 43).
 __device__ __forceinline__ void group_sync(int group) {
@@ -111,10 +90,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_small_fp32_kernel(Problem p,
   __shared__ float Bs[kGroups][kT][kT];                // (k, n)
   // Structure::Detect: the every-k launch computes only where the structured one flagged
   // anything, once that one has completed.
-  if (kDense && p.gate != nullptr) {
-    wait_for_previous_grid();
-    if (epoch_flags(p.gate, p.epoch) == 0u) return;
-  }
+  if (kDense && gated_off(p.gate, p.path, p.epoch)) return;
   allow_dependent_launch();  // the gated launch after this one may wait on the SMs already
   const bool upper = p.fill == Fill::Upper;
   const int t = int((p.n + kT - 1) / kT);
@@ -147,7 +123,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_small_fp32_kernel(Problem p,
   Stage st;
   load(k_begin + group * kT, st);
   // Structure::Detect: the share of A and B read while the first stage's loads are in flight.
-  if (!kDense && p.gate != nullptr) scan_share(p, A, B, b, n, upper);
+  if (!kDense && p.gate != nullptr) scan::share_flags(p, A, B, b);
   float(&as)[kT][kT] = As[group];
   float(&bs)[kT][kT] = Bs[group];
   for (int k0 = k_begin; k0 < k_end; k0 += k_step) {
@@ -206,7 +182,7 @@ void launch(const Problem& p, const DeviceInfo& dev, Stream stream) {
                                                " has more tiles than one grid holds");
   const bool dependent = detect_dependent(p.gate, p.path, dev.cc);
   const auto kernel =
-      p.path == Path::Exact ? simt_small_fp32_kernel<true> : simt_small_fp32_kernel<false>;
+      p.path != Path::Structured ? simt_small_fp32_kernel<true> : simt_small_fp32_kernel<false>;
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const dim3 grid(unsigned(tiles), unsigned(std::min(kMaxGridY, p.batch - b0)));

@@ -78,6 +78,7 @@ struct Params {
   // path it computes; nullptr: it always runs. dependent: launched as a programmatic dependent
   // of the previous launch (its gate waits for it).
   const uint32_t* gate;
+  uint32_t epoch;  // the flag word's (GatedProblem::epoch)
   Path path;
   bool dependent;
 };
@@ -121,7 +122,7 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
   __shared__ Acc xs[kK][kTile + kPad];  // (kK, kTile): X's stage, k-major
   __shared__ Acc ys[kK][kTile + kPad];  // (kK, kTile): Y's stage
   allow_dependent_launch();
-  if (gated_off(p.gate, p.path)) return;
+  if (gated_off(p.gate, p.path, p.epoch)) return;
   const int tx = threadIdx.x % kSide, ty = threadIdx.x / kSide;
   const int64_t n = p.n, tiles = (n + kTile - 1) / kTile, per_product = tiles * tiles;
   const int64_t units = p.products * per_product;

@@ -29,6 +29,7 @@
 #include "cuda/check.hpp"
 #include "kernels/common/elem16.cuh"
 #include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/scan_rows.cuh"
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm80/cp_async.cuh"
@@ -181,7 +182,10 @@ __global__ void __launch_bounds__(kThreads)
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   allow_dependent_launch();  // 16-bit Structure::Detect's next launch (gated, usually off)
-  if (gated_off(p.gate, Path::Structured)) return;
+  // Structure::Detect: with the call's epoch (the host API's only way) this launch always runs and
+  // flags A and B beside its product (scan::share_flags); with a zeroed word (epoch 0, as
+  // GpuDetect16Gate presets one) it is gated like the other structured launches.
+  if (p.epoch == 0 && gated_off(p.gate, Path::Structured)) return;
   extern __shared__ __align__(16) unsigned char smem[];
   float* partial = reinterpret_cast<float*>(smem);  // (quarter 4, value 8, lane 32)
   uint16_t* As = reinterpret_cast<uint16_t*>(smem + kPartialBytes);  // (m kT, k band)
@@ -204,6 +208,11 @@ __global__ void __launch_bounds__(kThreads)
   if (I != J)
     zero_region<false, uint16_t>(reinterpret_cast<uint16_t*>(C), p.ldc, p.n, n0, m0, kT, kT, tid,
                                  kThreads);
+
+  // Structure::Detect beside the product: the block's share of A and B (here, not beside the
+  // first turn's copies: there its registers spilled).
+  if (p.gate != nullptr && p.epoch != 0)
+    scan::share_flags(p, reinterpret_cast<const S*>(A), reinterpret_cast<const S*>(B), b);
 
   const int warp = tid / 32, lane = tid % 32, quarter = warp % kQuarters, half = warp / kQuarters;
   const int wm = 16 * (quarter / 2), wn = 16 * (quarter % 2);

@@ -437,10 +437,10 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
   using E = Elem16<S>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // 16-bit Structure::Detect: the next launch (gated, usually off) may be scheduled while this
-  // one runs; every block of this one (a cluster's ranks alike) returns here where the scan's
-  // flags say its path does not apply.
+  // one runs; every block of this one (a cluster's ranks alike) returns here where the flags (a
+  // scan's, or the small kernel's, tagged with p.epoch) say its path does not apply.
   allow_dependent_launch();
-  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured)) return;
+  if (gated_off(p.gate, kDense ? Path::Dense : Path::Structured, p.epoch)) return;
   extern __shared__ uint4 dynamic_smem[];
   const int tid = threadIdx.x;
   const int64_t b = batch_offset + blockIdx.y;
@@ -480,6 +480,12 @@ __global__ void __launch_bounds__(kThreads, Cfg.min_blocks)
         *reinterpret_cast<SharedStorage<kTrans, 2>*>(dynamic_smem), a, op.lda, bb, op.ldb, n, m0,
         j0, k_begin, steps, tid, w, acc, zero_mirror_tile);
 
+  // Structure::Detect's dense launch: an output (a rank's share of it) that is NaN or Inf sends
+  // the call on to the exact launch (the scan before sm90_16bit does not read the triangles, so
+  // a NaN or Inf there may reach this launch), in a bit that this launch's gate does not read
+  // (the scan before tagged the word with the call's epoch: one atomic).
+  if constexpr (kDense)
+    flag_nonfinite(p.gate, reinterpret_cast<const float(&)[kMi * kNi * 4]>(acc), kNonFiniteDense);
   const TileOut out{p.ldc, p.n, row0, col0, u.bi == u.bj, w.wm, w.wn, w.g, w.t};
   if (cl.ranks == 1) {
     store_tile<kTrans>(C, out, acc);

@@ -112,8 +112,20 @@ __device__ __forceinline__ void bulk_prefetch_l2_evict_first(const void* p, uint
       : "memory");
 }
 
-// Orders this thread's ordinary shared-memory writes before later async-proxy reads (wgmma, a
-// TMA store).
+// [src, src + bytes) into shared memory at dst by one 1D bulk copy (both 16-byte aligned, bytes a
+// multiple of 16), evict-first in L2 (read once); completion counted on `bar` in bytes.
+__device__ __forceinline__ void bulk_load_evict_first(void* dst, const void* src, uint32_t bytes,
+                                                      uint64_t* bar) {
+  asm volatile(
+      "{\n .reg .b64 policy;\n createpolicy.fractional.L2::evict_first.b64 policy, 1.0;\n"
+      " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1], %2, [%3], policy;\n}\n" ::"r"(shared_address(dst)),
+      "l"(src), "r"(bytes), "r"(shared_address(bar))
+      : "memory");
+}
+
+// Orders this thread's ordinary shared-memory accesses before later async-proxy ones (wgmma, a
+// TMA store, a bulk copy into a buffer just read).
 __device__ __forceinline__ void fence_proxy_async() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }

@@ -616,11 +616,16 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
 // epilogue comes right after the next unit's first group is issued and its own last group retired.
 // W: unit_list::Walk, or PairWalk for a cluster pair (partner: the other block's rank), whose
 // levels end with the stages only the partner's band has: their slots are freed as they come.
+// gate: Structure::Detect's flag word, or null: kNonFiniteOut where a sum is NaN or Inf
+// (flag_nonfinite: one atomic, the scan before having tagged the word with the call's epoch). A
+// NaN or Inf inside A's or B's triangle reaches C's diagonal block
+// (A(i, k)·B(k, k), A(k, k)·B(k, j)), so the scan before this launch reads the other triangles
+// alone (half the bytes).
 template <bool kLower, typename S, class W>
 __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
                                               Elem16<S>* C, int64_t ldc, int64_t n,
                                               const sched::TriangleSchedule& s, W& w, int ctid,
-                                              int partner = -1) {
+                                              uint32_t* gate, int partner = -1) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
   const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
@@ -651,6 +656,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   };
   auto store = [&](const float (&a)[64]) {
     if (done.same && partner == 0) return;  // rank 1 of a pair computing one tile twice
+    flag_nonfinite(gate, a);
     const TileCoords tc(done.u, kLower);
     const bool diag = done.u.bi == done.u.bj;
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
@@ -726,9 +732,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       kSplit ? cluster_split::ClusterPlace::of_this_block() : cluster_split::ClusterPlace{};
   const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
   // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
-  // where the scan found the inputs not triangular or not finite.
+  // where the scan found the inputs not triangular or not finite (or, a block that starts late,
+  // where another block's outputs were not: the exact launch then rewrites all of C).
   allow_dependent_launch();  // Structure::Detect's next launch (gated, usually off)
-  if (gated_off(p.gate, Path::Structured)) return;
+  if (gated_off(p.gate, Path::Structured, p.epoch)) return;
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -832,13 +839,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (kPair) {
     ptx::setmaxnreg_inc<kConsumerRegs>();
     unit_list::PairWalk w(sm.units, sm.partner, s);
-    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
-                             w, tid, rank ^ 1);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s, w,
+                             tid, p.gate, rank ^ 1);
   } else if constexpr (!kSplit) {
     ptx::setmaxnreg_inc<kConsumerRegs>();
     unit_list::Walk w(sm.units, s);
-    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s,
-                             w, tid);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s, w,
+                             tid, p.gate);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
     // with an `if`, C7515), its share of the band, from the ring's first slot (mainloop's ring
@@ -854,6 +861,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int r = 0; r < 64; ++r) acc[r] = 0.f;  // a rank's share may be empty
       mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps,
                                                              wg, tid, acc);
+      // A rank's partial sums: NaN or Inf in one is NaN or Inf in the whole.
+      flag_nonfinite(p.gate, acc);
       const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;
       // Once every rank's consumers are done, every ring is free to receive. Relaxed: this
       // thread's accesses to its ring are complete (the wgmmas' reads retired by wait 0, the

@@ -32,10 +32,12 @@
 // stage's main products go into fresh registers (their own commit group) promoted with FADD (the
 // tensor cores' accumulation truncates), the cross products into a second accumulator over the
 // whole band (2^-11 smaller: their truncation does not show).
-// Structure::Detect (kDetect): scan_rows, launched between the prepass's two, reads A's and B's
-// other triangles, and the product's epilogue (and its corrections) flag any output that is not
-// finite; the general launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both
-// gated on the flags (the host API's three launches).
+// Structure::Detect (kDetect): the product's helper warps read A's and B's other triangles by 1D
+// bulk copies under the multiply, after their mirror tiles (scan_outside_bulk; until session 46
+// a launch of its own between the prepass's two, ~20 µs of DRAM time at 4096), and the
+// product's epilogue (and its corrections) flag any output that is not finite; the general
+// launch is sm90_tf32x3's dense mode, the exact one the naive kernel, both gated on the flags
+// (the host API's three launches).
 // Measured (H200, n = 4096, Upper; bench/RESULTS.md, sessions 22-29): prepass 40 + 20 µs (each
 // at ~48 % of DRAM's peak, session 28), product 125–130 µs with the corrections, the gated
 // fallback 3 µs (ncu, serialized); in place (session 26's probes) the prepass ~57 µs, the product
@@ -109,9 +111,14 @@ struct alignas(1024) Stage {
 // kHandoffs tiles ahead of the helpers.
 struct Handoff {
   uint64_t stored[kHandoffs], corrected[kHandoffs];
-  // Each helper warp's gathered values: an entry's 128 of the other operand (X entries) or of X
-  // and of the rows' inverse scales (Y entries), a lane's at 32·q + lane.
-  float staged[kHelperThreads / 32][kStaged][2][kTile];
+  // Each helper warp's shared memory: under Structure::Detect first its scan's pieces, then its
+  // gathered values: an entry's 128 of the other operand (X entries) or of X and of the rows'
+  // inverse scales (Y entries), a lane's at 32·q + lane.
+  union Space {
+    sm90::BulkSlots pieces;
+    float staged[kStaged][2][kTile];
+  } space[kHelperThreads / 32];
+  sm90::BulkScan scan[kHelperThreads / 32];  // Structure::Detect: the pieces' barriers
 };
 template <int kPlanes>
 struct Smem {
@@ -412,29 +419,6 @@ __device__ void sampled_maxima(const float* B, int64_t ldb, int n, int rt, int c
 }
 
 #endif  // TRIMM_SM90_DEVICE
-
-// Structure::Detect, a launch between the prepass's two: row i of A and B outside the triangles
-// (scan_outside_row), a block a row, its flags ORed into the gate. Nothing here needs launch 1
-// (Upper: its first blocks start under launch 1's last wave); each waits for launch 1 before it
-// exits, so that launch 2, which waits for this launch, still finds launch 1's maxima. (In the
-// product's helper warps, as sm90_tf32x3 scans, these rows stretched the product by ~36 µs at
-// 4096, session 23.)
-template <bool kLower>
-__global__ void __launch_bounds__(kPrepassThreads) scan_rows(const Problem p, Work, int64_t b0) {
-#if TRIMM_SM90_DEVICE
-  allow_dependent_launch();
-  const int64_t b = b0 + blockIdx.y;
-  const int i = int(blockIdx.x);
-  const uint32_t bits = __reduce_or_sync(
-      0xffffffffu, sm90::scan_outside_row<kLower>(p.A + b * p.stride_a + int64_t(i) * p.lda,
-                                                   p.B + b * p.stride_b + int64_t(i) * p.ldb,
-                                                   int(p.n), i, int(threadIdx.x), kPrepassThreads));
-  if (bits != 0u && threadIdx.x % 32 == 0) atomicOr(p.gate, bits);
-  wait_for_previous_grid();
-#else
-  __trap();
-#endif
-}
 
 // Upper, launch 1: blocks [0, n) split A's rows into X (row i from its diagonal block's first
 // column: zeros before i), each scaled by its own largest |x|; blocks from n take B's column
@@ -843,6 +827,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::mbar_init(&sm.h.stored[i], kConsumerThreads);
       ptx::mbar_init(&sm.h.corrected[i], kHelperThreads);
     }
+    if constexpr (kDetect)
+      for (auto& sc : sm.h.scan) sm90::bulk_scan_init(sc);
     ptx::mbar_init_fence();
   }
   unit_list::decode(sm.units, s, order, blockIdx.x, gridDim.x, tid, kThreads);
@@ -882,6 +868,18 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (sched::TriangleSchedule::zeroes_mirror(u))
           zero_mirror<false, float>(C, p.ldc, n, u.bi, u.bj, kLower, kTile, ht, kHelperThreads);
       }
+      if constexpr (kDetect) {
+        // Structure::Detect: A's and B's rows outside the triangles, a helper warp every
+        // (3 · gridDim.x)-th row of the entry, under the product (A and B are the call's inputs:
+        // nothing to wait for).
+        constexpr int kWarps = kHelperThreads / 32;
+        const int hw = ht / 32;
+        const uint32_t bits = sm90::scan_outside_bulk<kLower>(
+            p.A + b * p.stride_a, p.lda, p.B + b * p.stride_b, p.ldb, n,
+            int(blockIdx.x) * kWarps + hw, int(gridDim.x) * kWarps, sm.h.space[hw].pieces,
+            sm.h.scan[hw], ht % 32);
+        if (bits != 0u && ht % 32 == 0) atomicOr(p.gate, bits);
+      }
       if (correct) {
         // Each unit's share of the lost elements' products, once the consumers have stored it.
         // Lists past their capacity: the flag sends the call to the fallback launch (under
@@ -895,7 +893,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         int done = 0;  // the block's units so far
         for (unit_list::Walk wk(sm.units, s); wk.next(u); ++done) {
           ptx::mbar_wait(&sm.h.stored[done % kHandoffs], (done / kHandoffs) & 1);
-          correct_tile<kLower, kDetect>(f, w, b, n, u.bi, u.bj, ht, sm.h.staged[ht / 32]);
+          correct_tile<kLower, kDetect>(f, w, b, n, u.bi, u.bj, ht, sm.h.space[ht / 32].staged);
           ptx::mbar_arrive(&sm.h.corrected[done % kHandoffs]);
         }
       }
@@ -1182,15 +1180,10 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
       gate != nullptr ? gate : base + (kLower ? 0 : vec * sizeof(unsigned));
   TRIMM_CUDA_CHECK(cudaMemsetAsync(zero_lo, 0, size_t(base + l.zeroed_bytes - zero_lo), stream));
   const int n = int(p.n);
-  // Structure::Detect: the rows of the other triangles, between the prepass's launches.
-  auto scan = [&] {
-    if constexpr (kDetect) launch_entries(scan_rows<kLower>, n, p, w, /*dependent=*/true, stream);
-  };
   if constexpr (kLower) {
     launch_entries(lower_maxima,
-                   int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows),
-                   p, w, /*dependent=*/false, stream);
-    scan();
+                   int64_t((n + kTallCols - 1) / kTallCols) * ((n + kTallRows - 1) / kTallRows), p,
+                   w, /*dependent=*/false, stream);
     launch_entries(lower_split<kPlanes>,
                    int64_t((n + kTrTile - 1) / kTrTile) * ((n + kTrTile - 1) / kTrTile), p, w,
                    /*dependent=*/true, stream);
@@ -1199,7 +1192,6 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
     const int64_t tall = (n + kTallCols - 1) / kTallCols;
     launch_entries(upper_rows_and_maxima<kPlanes>, n + tall * (tall + 1) / 2, p, w,
                    /*dependent=*/false, stream);
-    scan();
     launch_entries(upper_split_b<kPlanes>,
                    split_tiles((n + kSplitRows - 1) / kSplitRows,
                                (n + kSplitCols - 1) / kSplitCols),

@@ -563,24 +563,35 @@ bool tma_compatible(const Problem& p) {
          p.batch <= INT32_MAX;
 }
 
-void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
+namespace {
+
+// The launch for p's fill and Structure::Detect path: the dense general launch, the structured
+// one that flags (Detect), or the structured one alone. kSplit: 3xTF32, or one TF32 product.
+template <bool kSplit>
+void launch_for_path(const Problem& p, const DeviceInfo& dev, Stream stream) {
   using sm90::Mode;
   const bool lower = p.fill == Fill::Lower;
   if (p.path == Path::Dense)
-    lower ? sm90::launch<true, true, Mode::Dense>(p, dev, stream)
-          : sm90::launch<false, true, Mode::Dense>(p, dev, stream);
+    lower ? sm90::launch<true, kSplit, Mode::Dense>(p, dev, stream)
+          : sm90::launch<false, kSplit, Mode::Dense>(p, dev, stream);
   else if (p.gate != nullptr && p.path != Path::Fallback)
-    lower ? sm90::launch<true, true, Mode::Detect>(p, dev, stream)
-          : sm90::launch<false, true, Mode::Detect>(p, dev, stream);
+    lower ? sm90::launch<true, kSplit, Mode::Detect>(p, dev, stream)
+          : sm90::launch<false, kSplit, Mode::Detect>(p, dev, stream);
   else
-    lower ? sm90::launch<true, true, Mode::Structured>(p, dev, stream)
-          : sm90::launch<false, true, Mode::Structured>(p, dev, stream);
+    lower ? sm90::launch<true, kSplit, Mode::Structured>(p, dev, stream)
+          : sm90::launch<false, kSplit, Mode::Structured>(p, dev, stream);
 }
 
-// Structure::Detect runs on sm90_tf32x3 only (the host API refuses it for this kernel).
+}  // namespace
+
+void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
+  launch_for_path<true>(p, dev, stream);
+}
+
+// Structure::Detect as sm90_tf32x3's, its general launch one TF32 product a k8 as well (precision
+// tf32 all the way).
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream) {
-  p.fill == Fill::Lower ? sm90::launch<true, false, sm90::Mode::Structured>(p, dev, stream)
-                        : sm90::launch<false, false, sm90::Mode::Structured>(p, dev, stream);
+  launch_for_path<false>(p, dev, stream);
 }
 
 }  // namespace trimm::kernels
