@@ -27,6 +27,10 @@
 // (a write of twice its size), CUDA events, median and minimum of 20 runs after 3. Session 43's
 // rows: bench/RESULTS.md.
 //
+// Session 45: "W=256 split" runs every unit 128×256 and the long ones as two parts on two blocks
+// (the first half of the band's sums through global memory, a flag tagged with the launch), the
+// cure the mixed plans lacked for the longest chains (split_plan).
+//
 // Usage: probe_sm90_bf16_wide [--paths] [--ring] [n ...]   (default 2048 3072 4096 6144 8192;
 // --paths: also each path alone, timing only: no loads, no wgmma; --ring: the loads alone with
 // 2 to all of the ring's slots)
@@ -67,6 +71,7 @@ constexpr int kBoxBytes = kBoxN * kStep * 2;  // one box of B: k 64 × n 64
 constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows × 128 columns
 [[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2,
                                     kStoreBarrier = 4;  // (2, 3), (4, 5)
+constexpr uint32_t kSplitBarrier = 6;                   // split plans: the consumers
 
 template <int W>
 struct Shape {
@@ -80,8 +85,12 @@ struct Shape {
   static_assert(kSmem <= 227 * 1024, "one block per SM, its shared memory at most 227 KB");
 };
 
+// role (split plans, session 45): 0 the whole band; 1 its first part, whose sums go to
+// partials[split] and then flags[split] = the launch's epoch; 2 the rest, which adds them
+// before it stores. Every block's list has its role-1 parts first: they never wait, so a
+// role-2 part's wait ends (one block per SM, all resident).
 struct Unit {
-  int r0, c0, k_begin, steps;
+  int r0, c0, k_begin, steps, role, split;
 };
 
 #if TRIMM_SM90_DEVICE
@@ -222,7 +231,8 @@ __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& ma
 // The consumer warpgroups over the same units.
 template <int W, int kSkip>
 __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& map_c,
-                                        const Unit* units, int u_first, int u_end, int slots) {
+                                        const Unit* units, int u_first, int u_end, int slots,
+                                        float* partials, int* flags, int epoch) {
   using S = Shape<W>;
   unsigned char *ring = sm.ring, *out = sm.out();
   uint64_t *full = sm.full(), *empty = sm.empty();
@@ -286,6 +296,32 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
 #pragma unroll
     for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
     if (lane0) ptx::mbar_arrive(&empty[last]);
+    if (un.role != 0) {
+      // A split unit's sums, a thread's accumulators kConsumerThreads apart (coalesced).
+      float* part = partials + size_t(un.split) * kConsumerThreads * kAcc + tid;
+      if (un.role == 1) {
+#pragma unroll
+        for (int r = 0; r < kAcc; ++r) __stcg(part + r * kConsumerThreads, acc[r]);
+        __threadfence();
+        ptx::named_barrier_sync(kSplitBarrier, kConsumerThreads);
+        if (tid == 0)
+          asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flags + un.split), "r"(epoch)
+                       : "memory");
+        continue;
+      }
+      if (tid == 0) {
+        int seen = 0;
+        do {
+          asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n"
+                       : "=r"(seen)
+                       : "l"(flags + un.split)
+                       : "memory");
+        } while (seen != epoch);
+      }
+      ptx::named_barrier_sync(kSplitBarrier, kConsumerThreads);
+#pragma unroll
+      for (int r = 0; r < kAcc; ++r) acc[r] += __ldcg(part + r * kConsumerThreads);
+    }
     store_unit<W>(out, &map_c, un, wg, acc);
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
@@ -299,7 +335,7 @@ template <int kMode, int kSkip>
 __global__ void __launch_bounds__(kThreads, 1)
     wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
-               int narrow_blocks, int ring_slots) {
+               int narrow_blocks, int ring_slots, float* partials, int* flags, int epoch) {
 #if TRIMM_SM90_DEVICE
   static_assert(
       Shape<128>::kSlots * Shape<128>::kStageBytes == Shape<256>::kSlots * Shape<256>::kStageBytes,
@@ -330,10 +366,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::setmaxnreg_inc<kConsumerRegs>();
   if (narrow)
     consume<128, kSkip>(Smem<128>{ring}, map_c, units, u_first, u_end,
-                        ring_slots > 0 ? ring_slots : Shape<128>::kSlots);
+                        ring_slots > 0 ? ring_slots : Shape<128>::kSlots, partials, flags, epoch);
   else
     consume<256, kSkip>(Smem<256>{ring}, map_c, units, u_first, u_end,
-                        ring_slots > 0 ? ring_slots : Shape<256>::kSlots);
+                        ring_slots > 0 ? ring_slots : Shape<256>::kSlots, partials, flags, epoch);
 #else
   __trap();
 #endif
@@ -355,7 +391,7 @@ std::vector<Unit> units_of(int n) {
   std::vector<Unit> all;
   for (int i = 0; i < n / kTileM; ++i)
     for (int c0 = (kTileM * i / W) * W; c0 < n; c0 += W)
-      all.push_back({kTileM * i, c0, kTileM * i, (c0 + W - kTileM * i) / kStep});
+      all.push_back({kTileM * i, c0, kTileM * i, (c0 + W - kTileM * i) / kStep, 0, 0});
   return all;
 }
 
@@ -364,7 +400,8 @@ std::vector<Unit> units_of(int n) {
 struct Cost {
   double wide;
   double operator()(const Unit& u, bool is_wide) const {
-    return is_wide ? wide * u.steps + 8.0 : u.steps + 7.0;
+    // (a split part's 128 KB of partial sums, written or read: ~4 stages' bytes)
+    return (is_wide ? wide * u.steps + 8.0 : u.steps + 7.0) + (u.role != 0 ? 4.0 : 0.0);
   }
 };
 
@@ -412,7 +449,7 @@ Plan mixed_plan(int n, int blocks, const Cost& cost) {
         continue;
       }
       for (int c = u.c0; c < u.c0 + 256; c += 128)
-        if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep});
+        if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep, 0, 0});
     }
     if (nu.empty() || wu.empty()) continue;
     for (int p = 1; p < blocks; ++p) {
@@ -430,12 +467,42 @@ Plan mixed_plan(int n, int blocks, const Cost& cost) {
       continue;
     }
     for (int c = u.c0; c < u.c0 + 256; c += 128)
-      if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep});
+      if (c + 128 > u.r0) nu.push_back({u.r0, c, u.r0, (c + 128 - u.r0) / kStep, 0, 0});
   }
   std::vector<std::vector<Unit>> wl;
   lpt(nu, best.narrow_blocks, false, cost, &best.lists);
   lpt(wu, blocks - best.narrow_blocks, true, cost, &wl);
   best.lists.insert(best.lists.end(), wl.begin(), wl.end());
+  return best;
+}
+
+// Split: every unit 128×256, those of more than `threshold` stages as two parts (the first
+// half of the band, then the rest), the threshold minimizing the modelled makespan; each block's
+// first parts moved to the front of its list.
+Plan split_plan(int n, int blocks, const Cost& cost) {
+  auto parts = [&](int threshold) {
+    std::vector<Unit> us;
+    int split = 0;
+    for (Unit u : units_of<256>(n)) {
+      if (u.steps <= threshold) {
+        us.push_back(u);
+        continue;
+      }
+      const int first = u.steps / 2;
+      us.push_back({u.r0, u.c0, u.k_begin, first, 1, split});
+      us.push_back({u.r0, u.c0, u.k_begin + first * kStep, u.steps - first, 2, split++});
+    }
+    return us;
+  };
+  Plan best;
+  best.makespan = 1e30;
+  for (int threshold = 8; threshold <= n / kStep; threshold += 2) {
+    const double m = lpt(parts(threshold), blocks, true, cost, nullptr);
+    if (m < best.makespan) best.makespan = m, best.threshold = threshold;
+  }
+  lpt(parts(best.threshold), blocks, true, cost, &best.lists);
+  for (auto& l : best.lists)
+    std::stable_partition(l.begin(), l.end(), [](const Unit& u) { return u.role == 1; });
   return best;
 }
 
@@ -477,11 +544,19 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
       sm90::make_map(reinterpret_cast<const bf*>(p.B), p.n, p.n, 0, 1, 64, 64);
   const CUtensorMap map_c =
       sm90::make_map(reinterpret_cast<const bf*>(p.C), p.n, p.n, 0, 1, 64, 64);
+  int splits = 0;
+  for (const Unit& u : units) splits = std::max(splits, u.role == 2 ? u.split + 1 : 0);
+  float* partials = nullptr;
+  int* flags = nullptr;
+  PROBE_CHECK(cudaMalloc(&partials, size_t(std::max(splits, 1)) * kConsumerThreads * 128 * 4));
+  PROBE_CHECK(cudaMalloc(&flags, size_t(std::max(splits, 1)) * sizeof(int)));
+  PROBE_CHECK(cudaMemset(flags, 0, size_t(std::max(splits, 1)) * sizeof(int)));
+  int epoch = 0;  // each launch's own: no flag reset between launches
   auto kernel = wide_probe<kMode, kSkip>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   auto launch = [&] {
     kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets, plan.narrow_blocks,
-                                        ring_slots);
+                                        ring_slots, partials, flags, ++epoch);
   };
   // The check: C cleared, one run, every element of the upper triangle against the reference (fp32
   // sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
@@ -537,6 +612,8 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
   PROBE_CHECK(cudaEventDestroy(e1));
   PROBE_CHECK(cudaFree(d_units));
   PROBE_CHECK(cudaFree(d_offsets));
+  PROBE_CHECK(cudaFree(partials));
+  PROBE_CHECK(cudaFree(flags));
   return kSkip != 0 || bad == 0;
 }
 
@@ -616,6 +693,8 @@ int main(int argc, char** argv) {
       ok = (wide ? run<256>(p, plan, "W=256", flush, flush_bytes)
                  : run<128>(p, plan, "W=128", flush, flush_bytes)) &&
            ok;
+      if (wide)
+        ok = run<256>(p, split_plan(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) && ok;
       if (ring_variants) {
         // The bytes in flight a SM against the rate: if it is the latency (Little's law), the
         // loads' time falls with every slot; if a cap, it stops falling.
