@@ -29,4 +29,12 @@ echo "== ncu s47a 3072" >> $L
 timeout 100 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
   /tmp/v/s47a/trimm bench --sizes 3072 --kernel sm90_fp16x3 --structure both --no-anchors --runs 2 --warmup 1 2>&1 |
   grep -E "^  [a-zA-Z_].*\(|gpu__time_duration" | paste - - | grep -v "cli::\|naive\|xmma" | awk '{print $1, $2, $3, $NF}' | head -40 >> $L
+true
+# Added in session 47: memcheck on the pinned Detect tests (sm90_16bit's pairs among them).
+for t in "test_gpu_16bit GpuDetect16Pinned.*" "test_gpu GpuDetectPinned.*"; do
+  set -- $t
+  TRIMM_TEST_MAX_N=300 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 \
+    /tmp/v/s47a/$1 --gtest_filter="$2" > $OUT/memcheck-$1.txt 2>&1
+  echo "memcheck $1 $2 rc $?: $(grep -E 'ERROR SUMMARY' $OUT/memcheck-$1.txt | tail -1)" >> $L
+done
 cat $L
