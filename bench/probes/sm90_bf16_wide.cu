@@ -31,9 +31,13 @@
 // (the first half of the band's sums through global memory, a flag tagged with the launch), the
 // cure the mixed plans lacked for the longest chains (split_plan).
 //
-// Usage: probe_sm90_bf16_wide [--paths] [--ring] [n ...]   (default 2048 3072 4096 6144 8192;
-// --paths: also each path alone, timing only: no loads, no wgmma; --ring: the loads alone with
-// 2 to all of the ring's slots)
+// Session 47: --split T,T,... runs split plans at those thresholds (even stage counts) instead of
+// the model's choice, each also with its loads alone (session 46's reading: the model's choice,
+// 58 stages at 4096, leaves the busiest block 22 % over the mean in bytes).
+//
+// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--split T,...] [n ...]   (default 2048 3072
+// 4096 6144 8192; --paths: also each path alone, timing only: no loads, no wgmma; --ring: the
+// loads alone with 2 to all of the ring's slots)
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -477,9 +481,9 @@ Plan mixed_plan(int n, int blocks, const Cost& cost) {
 }
 
 // Split: every unit 128×256, those of more than `threshold` stages as two parts (the first
-// half of the band, then the rest), the threshold minimizing the modelled makespan; each block's
-// first parts moved to the front of its list.
-Plan split_plan(int n, int blocks, const Cost& cost) {
+// half of the band, then the rest), the threshold minimizing the modelled makespan unless
+// `forced` (> 0) gives it; each block's first parts moved to the front of its list.
+Plan split_plan(int n, int blocks, const Cost& cost, int forced = 0) {
   auto parts = [&](int threshold) {
     std::vector<Unit> us;
     int split = 0;
@@ -498,9 +502,10 @@ Plan split_plan(int n, int blocks, const Cost& cost) {
   best.makespan = 1e30;
   for (int threshold = 8; threshold <= n / kStep; threshold += 2) {
     const double m = lpt(parts(threshold), blocks, true, cost, nullptr);
-    if (m < best.makespan) best.makespan = m, best.threshold = threshold;
+    if (forced > 0 ? threshold == forced : m < best.makespan)
+      best.makespan = m, best.threshold = threshold;
   }
-  lpt(parts(best.threshold), blocks, true, cost, &best.lists);
+  best.makespan = lpt(parts(best.threshold), blocks, true, cost, &best.lists);
   for (auto& l : best.lists)
     std::stable_partition(l.begin(), l.end(), [](const Unit& u) { return u.role == 1; });
   return best;
@@ -626,13 +631,18 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   bool timing_variants = false;  // --paths: each path alone too (timing only)
   bool ring_variants = false;    // --ring: the loads alone with 2 … all slots of the ring
+  std::vector<int> split_thresholds;  // --split: the split plans' thresholds, forced
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--paths") == 0)
+    if (std::strcmp(argv[i], "--paths") == 0) {
       timing_variants = true;
-    else if (std::strcmp(argv[i], "--ring") == 0)
+    } else if (std::strcmp(argv[i], "--ring") == 0) {
       ring_variants = true;
-    else
+    } else if (std::strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
+      for (char* t = std::strtok(argv[++i], ","); t != nullptr; t = std::strtok(nullptr, ","))
+        split_thresholds.push_back(std::atoi(t));
+    } else {
       sizes.push_back(std::atoi(argv[i]));
+    }
   }
   if (sizes.empty()) sizes = {2048, 3072, 4096, 6144, 8192};
   int dev = 0, major = 0, sms = 0, l2 = 0, count = 0;
@@ -695,6 +705,14 @@ int main(int argc, char** argv) {
            ok;
       if (wide)
         ok = run<256>(p, split_plan(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) && ok;
+      for (const int t : wide ? split_thresholds : std::vector<int>{}) {
+        char label[64];
+        std::snprintf(label, sizeof label, "W=256 split at %d", t);
+        const Plan plan_t = split_plan(n, sms, Cost{1.5}, t);
+        ok = run<256>(p, plan_t, label, flush, flush_bytes) && ok;
+        std::snprintf(label, sizeof label, "W=256 split at %d no wgmma", t);
+        run<256, 2>(p, plan_t, label, flush, flush_bytes);
+      }
       if (ring_variants) {
         // The bytes in flight a SM against the rate: if it is the latency (Little's law), the
         // loads' time falls with every slot; if a cap, it stops falling.
