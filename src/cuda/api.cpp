@@ -285,17 +285,25 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
   const kernels::DeviceInfo& dev = current_device();
   const dispatch::KernelEntry16& k = select16(p, dev, options);
   if (p.gate == nullptr) return launch16(k, p, dev, stream);
+  if (dispatch::dense_detect16(dev.cc, n, batch, options.kernel)) {
+    // Structure::Detect on small work: the dense product's triangle in one launch, whatever the
+    // inputs hold (the flag word is not touched).
+    p.gate = nullptr;
+    p.path = kernels::Path::Dense;
+    return launch16(dispatch::dense_detect16_kernel(dev.cc, k), p, dev, stream);
+  }
 
-  // Structure::Detect, no host sync: the chosen kernel where A and B are triangular and finite;
-  // sm80_16bit over every k where they are finite but not triangular; simt_16bit over every k in
-  // plain fp32 where anything is not finite (NaN and Inf where the dense product puts them). The
-  // last two are gated on the flags (their blocks return at once where they do not apply). A
-  // kernel that scans (the small one) runs first whatever the inputs and flags A and B beside its
-  // product, in a word tagged with the call's epoch, and one launch follows: simt_16bit over every
-  // k where anything at all was flagged (at small n one gated launch fewer is worth more than
-  // the tensor cores on noisy inputs). Otherwise a scan of all of A and B (of their other
-  // triangles alone where the chosen kernel flags its own outputs) sets the flags first, in a word
-  // tagged with the call's epoch too (no memset), and the chosen kernel is gated as well.
+  // Structure::Detect past the small work above, no host sync: the chosen kernel where A and B
+  // are triangular and finite; sm80_16bit over every k where they are finite but not
+  // triangular; simt_16bit over every k in plain fp32 where anything is not finite (NaN and Inf
+  // where the dense product puts them). The last two are gated on the flags (their blocks
+  // return at once where they do not apply). A kernel that scans (the small one) runs first
+  // whatever the inputs and flags A and B beside its product, in a word tagged with the call's
+  // epoch, and one launch follows: simt_16bit over every k where anything at all was flagged (at
+  // small n one gated launch fewer is worth more than the tensor cores on noisy inputs).
+  // Otherwise a scan of all of A and B (of their other triangles alone where the chosen kernel
+  // flags its own outputs) sets the flags first, in a word tagged with the call's epoch too (no
+  // memset), and the chosen kernel is gated as well.
   p.epoch = detect_epoch(p.gate, stream);
   if (k.scans) {
     launch16(k, p, dev, stream);
@@ -318,7 +326,12 @@ const char* selected16(const char* api, Fill fill, int64_t n, const T* A, int64_
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b,
                                 const_cast<T*>(C), ldc, stride_c, batch};
-  return select16(p, current_device(), options).name;
+  const kernels::DeviceInfo& dev = current_device();
+  const dispatch::KernelEntry16& k = select16(p, dev, options);
+  if (options.structure == Structure::Detect &&
+      dispatch::dense_detect16(dev.cc, n, batch, options.kernel))
+    return dispatch::dense_detect16_kernel(dev.cc, k).name;  // its dense launch alone (run16)
+  return k.name;
 }
 
 }  // namespace

@@ -265,6 +265,17 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
   throw InvalidArgument("no trimm kernel for 16-bit data runs on sm_" + std::to_string(cc));
 }
 
+bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced) {
+  if (!forced.empty() || cc != 90 || n <= 0 || batch <= 0) return false;
+  const double limit = double(kDenseDetect16N);
+  return double(n) * double(n) * double(n) * double(batch) <= limit * limit * limit;
+}
+
+const KernelEntry16& dense_detect16_kernel(int cc, const KernelEntry16& chosen) {
+  if (std::string(chosen.name) == "sm80_16bit_small") return chosen;
+  return forced_entry(kTable16, "sm80_16bit", cc, true, 8, " for 16-bit data");
+}
+
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure, size_t workspace, int64_t batch) {
   const bool detect = structure == Structure::Detect;

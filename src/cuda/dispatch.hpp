@@ -119,4 +119,16 @@ inline constexpr int64_t kSmall16WaveN = 512;
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true,
                               int sms = 0, int64_t batch = 1, int small_blocks_per_sm = 0);
 
+// 16-bit Structure::Detect, dispatch's choice: whether one dense launch (every k of the
+// operands as they are, Path::Dense ungated) answers the call instead of the structured kernel
+// with its flags, scan and gated launches. Small work only (batch · n³ up to kDenseDetect16N³),
+// where the dense product's extra multiply-adds cost less than those launches, and on sm_90
+// only, where the tensor cores' handling of NaN and Inf was checked against the dense product's
+// (GpuDetect16's non-finite inputs; session 21's scratch cases).
+inline constexpr int64_t kDenseDetect16N = 896;
+bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced);
+// The kernel whose dense launch that is, given select16's choice for the call: the small kernel
+// where dispatch takes it, sm80_16bit otherwise.
+const KernelEntry16& dense_detect16_kernel(int cc, const KernelEntry16& chosen);
+
 }  // namespace trimm::dispatch

@@ -14,8 +14,9 @@ namespace trimm::kernels {
 // carry Inf: its cross terms with a zero small part are NaN; a triangular kernel's masked zeros
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
 // launch always runs and sets the flags below; Dense and Exact are gated on them (simt_small_fp32:
-// AnyFlag alone). 16-bit: the small kernel's structured launch sets them beside its product, as
-// fp32's, and AnyFlag follows; otherwise a scan sets them first (launch_scan_16bit) and all three
+// AnyFlag alone). 16-bit: on small work (dispatch::dense_detect16) one Dense launch, ungated, is
+// the whole call; otherwise the small kernel's structured launch sets them beside its product, as
+// fp32's, and AnyFlag follows, or a scan sets them first (launch_scan_16bit) and all three
 // launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
 // under Structure::Triangular, when its prepass finds more lost elements than its lists hold).
 // AnyFlag: Exact's computation, gated on any flag at all: the one launch after a structured

@@ -353,6 +353,32 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
 }
 
+// Structure::Detect on small work (batch · n³ up to kDenseDetect16N³), dispatch's choice, on sm_90:
+// sm80_16bit's dense launch alone. Forced kernels keep their own Detect path, and so do other
+// GPUs (their tensor cores' NaN and Inf not checked against the dense product's).
+TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
+  constexpr int64_t m = kDenseDetect16N;
+  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), m})
+    EXPECT_TRUE(dense_detect16(90, n, 1, "")) << n;
+  EXPECT_FALSE(dense_detect16(90, m + 1, 1, ""));
+  EXPECT_FALSE(dense_detect16(90, 4096, 1, ""));
+  EXPECT_TRUE(dense_detect16(90, m / 2, 8, ""));  // 8 · (m/2)³ = m³
+  EXPECT_FALSE(dense_detect16(90, m / 2, 9, ""));
+  EXPECT_FALSE(dense_detect16(90, int64_t(1) << 20, int64_t(1) << 40, ""));  // no overflow
+  for (const char* k : {"sm80_16bit", "sm80_16bit_small", "sm90_16bit", "simt_16bit"})
+    EXPECT_FALSE(dense_detect16(90, 64, 1, k)) << k;
+  for (int cc : {80, 86, 89, 100}) EXPECT_FALSE(dense_detect16(cc, 64, 1, "")) << cc;
+  EXPECT_FALSE(dense_detect16(90, 0, 1, ""));
+  EXPECT_FALSE(dense_detect16(90, 64, 0, ""));
+  // The dense launch: the small kernel's where dispatch takes that kernel, sm80_16bit's otherwise.
+  for (int64_t n : {int64_t(1), int64_t(64), int64_t(640), int64_t(641), m}) {
+    const char* want = n <= 640 ? "sm80_16bit_small" : "sm80_16bit";
+    EXPECT_STREQ(dense_detect16_kernel(90, select16(90, n, "", true, 132, 1)).name, want) << n;
+  }
+  EXPECT_STREQ(dense_detect16_kernel(90, select16(90, 700, "", false, 132, 1)).name,
+               "sm80_16bit_small");
+}
+
 // Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896
 // on 132 SMs, one problem) and the small kernel does not (833…896): sm80_16bit where TMA cannot
 // address the operands, sm90_16bit (its own split) where it can (sessions 13, 16); elsewhere

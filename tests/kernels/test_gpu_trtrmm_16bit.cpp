@@ -222,6 +222,17 @@ bool flags_outputs16(const std::string& kernel) {
   return false;
 }
 
+// Whether a Structure::Detect call on `kernel` ("" for dispatch's choice) of `batch` problems of
+// order n is sm80_16bit's dense launch alone (dispatch::dense_detect16), which leaves the flag
+// word as it was.
+bool dense_alone16(const std::string& kernel, int64_t n, int64_t batch) {
+  int dev = 0, major = 0, minor = 0;
+  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
+  return dispatch::dense_detect16(10 * major + minor, n, batch, kernel);
+}
+
 bool needs_tma16(const std::string& kernel) {
   for (const dispatch::KernelEntry16* e = dispatch::table16_begin(); e != dispatch::table16_end();
        ++e)
@@ -758,6 +769,16 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
     const auto mag = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, true);
     EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, &mag));
   }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      ASSERT_EQ(out[size_t(i * ldc + j)], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+  if (dense_alone16(kernel, n, 1)) {
+    EXPECT_TRUE(ran == "sm80_16bit_small" || ran == "sm80_16bit") << ran;
+    EXPECT_EQ(work.download()[0], garbage) << "the dense launch alone wrote the flag word";
+    return;
+  }
   // The flags that picked the path (they pin the scan; GpuDetect16Gate pins each launch's gate).
   // The scan reads every element of the other triangles, so they are exact: both outside bits
   // wherever the other triangles hold anything (n > 1), a non-finite bit for where NaN or Inf was
@@ -780,11 +801,6 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
         0u);
   if (kind != test::Kind::NonFinite && kind != test::Kind::TriangularNonFinite)
     EXPECT_EQ(flags & (kernels::kNonFiniteInside | kernels::kNonFiniteOutside), 0u);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = n; j < ldc; ++j)
-      ASSERT_EQ(out[size_t(i * ldc + j)], F::kNaN) << "padding C[" << i << "][" << j << "] written";
-  EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
-  EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
 }
 
 using Detect16Param = std::tuple<test::Kind, Fill, int64_t>;
@@ -828,7 +844,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A batch whose shared A (stride 0) is triangular and whose B holds one nonzero in one entry's
 // other triangle: the scan covers every entry, the general path runs, and every entry is its
-// dense product.
+// dense product. On sm80_16bit_small (dispatch's structured kernel for it), and as dispatch
+// chooses (on sm_90 the dense launch alone: every entry its dense product, the word as it was).
 class GpuDetect16Pinned : public ::testing::Test, public test::Seeded {
  protected:
   void SetUp() override { SKIP_WITHOUT_GPU(); }
@@ -839,35 +856,39 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
   using F = Bf16;
   using T = F::T;
   constexpr int64_t n = 200, ld = 208, batch = 3, stride = n * ld;
-  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
-    SCOPED_TRACE(to_string(fill));
-    const auto gen = test::integers(rng_);
-    const Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-    Bits B;
-    for (int64_t e = 0; e < batch; ++e) {
-      const Bits one = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-      B.insert(B.end(), one.begin(), one.end());
+  for (const std::string kernel : {"", "sm80_16bit_small"})
+    for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+      SCOPED_TRACE(to_string(fill) + (" kernel '" + kernel + "'"));
+      const auto gen = test::integers(rng_);
+      const Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+      Bits B;
+      for (int64_t e = 0; e < batch; ++e) {
+        const Bits one = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+        B.insert(B.end(), one.begin(), one.end());
+      }
+      const int64_t i = fill == Fill::Upper ? 150 : 20, j = fill == Fill::Upper ? 20 : 150;
+      B[size_t(stride + i * ld + j)] = F::from(3.0);  // entry 1's other triangle
+      const Bits C0(static_cast<size_t>(batch * stride), F::kNaN);
+      DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
+      DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+      const Options o = detect_options16(kernel, work);
+      trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, 0,
+                             reinterpret_cast<const T*>(dB.get()), ld, stride,
+                             reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
+      TEST_CUDA(cudaGetLastError());
+      if (dense_alone16(kernel, n, batch))
+        EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
+      else
+        EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), kernels::kOutsideB);
+      const Bits out = dC.download();
+      const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+      for (int64_t e = 0; e < batch; ++e) {
+        SCOPED_TRACE("entry " + std::to_string(e));
+        const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
+        const auto ref = dense_reference(fill, n, Af, ld, Be, ld, false);
+        EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + e * stride, ld, ref, nullptr));
+      }
     }
-    const int64_t i = fill == Fill::Upper ? 150 : 20, j = fill == Fill::Upper ? 20 : 150;
-    B[size_t(stride + i * ld + j)] = F::from(3.0);  // entry 1's other triangle
-    const Bits C0(static_cast<size_t>(batch * stride), F::kNaN);
-    DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
-    DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-    const Options o = detect_options16("", work);
-    trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, 0,
-                           reinterpret_cast<const T*>(dB.get()), ld, stride,
-                           reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
-    TEST_CUDA(cudaGetLastError());
-    EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), kernels::kOutsideB);
-    const Bits out = dC.download();
-    const auto Af = to_float<F>(A), Bf = to_float<F>(B);
-    for (int64_t e = 0; e < batch; ++e) {
-      SCOPED_TRACE("entry " + std::to_string(e));
-      const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
-      const auto ref = dense_reference(fill, n, Af, ld, Be, ld, false);
-      EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + e * stride, ld, ref, nullptr));
-    }
-  }
 }
 
 // Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes
@@ -977,48 +998,55 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
 // at a range's first element, a middle one or its last (the head before a 16-byte boundary, the
 // vectors, the tail), in rows that start 2 bytes past a 16-byte boundary with an odd leading
 // dimension; a nonzero, -0 (not a nonzero: the structured path), or Inf. The flags name exactly
-// what was planted, and C is the dense product's triangle.
+// what was planted, and C is the dense product's triangle: on sm80_16bit_small (dispatch's
+// structured kernel here), and as dispatch chooses (on sm_90 the dense launch alone, whose C
+// shows the tensor cores' NaN and Inf as the dense product's; the word as it was).
 TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Fp16;
   using T = F::T;
   constexpr int64_t n = 37, ld = 41, offset = 1;
   const double inf = std::numeric_limits<double>::infinity();
-  for (const Fill fill : {Fill::Upper, Fill::Lower})
-    for (const bool in_b : {false, true})
-      for (const int64_t i : {0, 1, 18, 35, 36})
-        for (const int64_t j : {0, 1, 9, 17, 18, 19, 27, 35, 36})
-          for (const double v : {3.0, -0.0, inf}) {
-            const bool outside = !test::in_triangle(fill, i, j);
-            if (outside && v == -0.0 && (j % 9) != 0) continue;  // a few -0 cases suffice
-            SCOPED_TRACE(std::string(to_string(fill)) + (in_b ? " B(" : " A(") +
-                         std::to_string(i) + ", " + std::to_string(j) + ") = " +
-                         std::to_string(v));
-            const auto gen = test::integers(rng_);
-            Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-            Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-            (in_b ? B : A)[size_t(i * ld + j)] = F::from(v);
-            A.insert(A.begin(), size_t(offset), F::kNaN);
-            B.insert(B.begin(), size_t(offset), F::kNaN);
-            DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(offset + n * ld), F::kNaN));
-            DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-            const Options o = detect_options16("", work);
-            trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()) + offset, ld,
-                   reinterpret_cast<const T*>(dB.get()) + offset, ld,
-                   reinterpret_cast<T*>(dC.get()) + offset, ld, nullptr, o);
-            TEST_CUDA(cudaGetLastError());
-            const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
-            uint32_t want = 0;
-            if (std::isinf(v)) want = outside ? kernels::kNonFiniteOutside | other
-                                              : kernels::kNonFiniteInside;
-            else if (outside && v != 0.0) want = other;
-            EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want);
-            const auto Af = to_float<F>(Bits(A.begin() + offset, A.end()));
-            const auto Bf = to_float<F>(Bits(B.begin() + offset, B.end()));
-            const auto ref = dense_reference(fill, n, Af, ld, Bf, ld, false);
-            const Bits out = dC.download();
-            EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + offset, ld, ref, nullptr));
-          }
+  for (const std::string kernel : {"", "sm80_16bit_small"})
+    for (const Fill fill : {Fill::Upper, Fill::Lower})
+      for (const bool in_b : {false, true})
+        for (const int64_t i : {0, 1, 18, 35, 36})
+          for (const int64_t j : {0, 1, 9, 17, 18, 19, 27, 35, 36})
+            for (const double v : {3.0, -0.0, inf}) {
+              const bool outside = !test::in_triangle(fill, i, j);
+              if (outside && v == -0.0 && (j % 9) != 0) continue;  // a few -0 cases suffice
+              SCOPED_TRACE("kernel '" + kernel + "' " + to_string(fill) + (in_b ? " B(" : " A(") +
+                           std::to_string(i) + ", " + std::to_string(j) +
+                           ") = " + std::to_string(v));
+              const auto gen = test::integers(rng_);
+              Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+              Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+              (in_b ? B : A)[size_t(i * ld + j)] = F::from(v);
+              A.insert(A.begin(), size_t(offset), F::kNaN);
+              B.insert(B.begin(), size_t(offset), F::kNaN);
+              DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(offset + n * ld), F::kNaN));
+              DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+              const Options o = detect_options16(kernel, work);
+              trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()) + offset, ld,
+                     reinterpret_cast<const T*>(dB.get()) + offset, ld,
+                     reinterpret_cast<T*>(dC.get()) + offset, ld, nullptr, o);
+              TEST_CUDA(cudaGetLastError());
+              const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
+              uint32_t want = 0;
+              if (std::isinf(v))
+                want = outside ? kernels::kNonFiniteOutside | other : kernels::kNonFiniteInside;
+              else if (outside && v != 0.0)
+                want = other;
+              if (dense_alone16(kernel, n, 1))
+                EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
+              else
+                EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want);
+              const auto Af = to_float<F>(Bits(A.begin() + offset, A.end()));
+              const auto Bf = to_float<F>(Bits(B.begin() + offset, B.end()));
+              const auto ref = dense_reference(fill, n, Af, ld, Bf, ld, false);
+              const Bits out = dC.download();
+              EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + offset, ld, ref, nullptr));
+            }
 }
 
 // Before sm90_16bit the scan reads the other triangles alone; the structured launch flags its own

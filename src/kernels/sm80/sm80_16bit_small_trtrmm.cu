@@ -7,7 +7,8 @@
 // triangle is a block of its own (sched::small_tile_of: longest bands first) that loads its whole
 // band at once, up to Cfg.band k (one round trip to memory for 16-byte rows, one per 256 k for
 // others), multiplies it, and zeroes its mirror tile in C's other triangle. Longer bands (n >
-// Cfg.band) go in turns of Cfg.band k: correct at every n, meant for small ones.
+// Cfg.band) go in turns of Cfg.band k: correct at every n, meant for small ones. Path::Dense
+// (16-bit Structure::Detect on small work): every tile's band is all of k, nothing masked.
 //
 // Loads: rows whose starts are all 16-byte aligned by cp.async, 8 elements a copy; rows of any
 // alignment element by element through registers, a batch of vectors in flight per thread.
@@ -201,7 +202,11 @@ __global__ void __launch_bounds__(kThreads)
   const auto* B = reinterpret_cast<const uint16_t*>(p.B + b * p.stride_b);
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
   const int m0 = I * kT, n0 = J * kT;
-  const int k_begin = std::min(I, J) * kT, k_end = std::min(n, (std::max(I, J) + 1) * kT);
+  // Path::Dense (16-bit Structure::Detect on small work, ungated): every k of the operands as
+  // they are, nothing masked but C's other triangle. The launch's turn (turn_of) holds it too.
+  const bool dense = p.path == Path::Dense;
+  const int k_begin = dense ? 0 : std::min(I, J) * kT;
+  const int k_end = dense ? n : std::min(n, (std::max(I, J) + 1) * kT);
 
   // The mirror tile (J, I), in C's other triangle, is this block's to zero (stores the loads
   // below do not wait for).
@@ -225,8 +230,10 @@ __global__ void __launch_bounds__(kThreads)
     cp_async::commit();
     cp_async::wait<0>();
     __syncthreads();
-    mask_turn(As, ap, Bs, upper, m0, n0, k_lo, k_turn, tid);
-    __syncthreads();
+    if (!dense) {
+      mask_turn(As, ap, Bs, upper, m0, n0, k_lo, k_turn, tid);
+      __syncthreads();
+    }
     const int steps = k_turn / 16;  // even: k_turn is whole tiles of 32
     multiply<kBf16>(As, ap, Bs, wm, wn, half * steps / 2, (half + 1) * steps / 2, lane, acc);
   }
