@@ -48,8 +48,9 @@ enum class Precision { Auto, Ieee, Fp32, Tf32 };
 //   what A and B hold outside their triangles and whether its output is finite (at small n on
 //   the GPU: every k summed at once, or the product's blocks read all of A and B beside it);
 //   16-bit data: a pass over A and B checks first (at small n, the product's blocks read them
-//   beside it). Inputs that are not triangular (or not finite) then take a general path
-//   that computes only C's triangle over every k.
+//   beside it; on small work on sm_90 every k is summed at once, nothing checked). Inputs that
+//   are not triangular (or not finite) then take a general path that computes only C's triangle
+//   over every k.
 enum class Structure { Triangular, Detect };
 
 const char* to_string(Fill fill);

@@ -290,7 +290,7 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
     // inputs hold (the flag word is not touched).
     p.gate = nullptr;
     p.path = kernels::Path::Dense;
-    return launch16(dispatch::dense_detect16_kernel(dev.cc, k), p, dev, stream);
+    return launch16(dispatch::dense_detect16_kernel(dev.cc, n, k), p, dev, stream);
   }
 
   // Structure::Detect past the small work above, no host sync: the chosen kernel where A and B
@@ -330,7 +330,7 @@ const char* selected16(const char* api, Fill fill, int64_t n, const T* A, int64_
   const dispatch::KernelEntry16& k = select16(p, dev, options);
   if (options.structure == Structure::Detect &&
       dispatch::dense_detect16(dev.cc, n, batch, options.kernel))
-    return dispatch::dense_detect16_kernel(dev.cc, k).name;  // its dense launch alone (run16)
+    return dispatch::dense_detect16_kernel(dev.cc, n, k).name;  // its dense launch alone (run16)
   return k.name;
 }
 

@@ -271,8 +271,9 @@ bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced)
   return double(n) * double(n) * double(n) * double(batch) <= limit * limit * limit;
 }
 
-const KernelEntry16& dense_detect16_kernel(int cc, const KernelEntry16& chosen) {
-  if (std::string(chosen.name) == "sm80_16bit_small") return chosen;
+const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen) {
+  if (std::string(chosen.name) == "sm80_16bit_small" && n <= config::kSm80_16bitSmall.band)
+    return chosen;
   return forced_entry(kTable16, "sm80_16bit", cc, true, 8, " for 16-bit data");
 }
 

@@ -354,8 +354,9 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
 }
 
 // Structure::Detect on small work (batch · n³ up to kDenseDetect16N³), dispatch's choice, on sm_90:
-// sm80_16bit's dense launch alone. Forced kernels keep their own Detect path, and so do other
-// GPUs (their tensor cores' NaN and Inf not checked against the dense product's).
+// one dense launch alone (the small kernel's within one turn of its band, sm80_16bit's beyond).
+// Forced kernels keep their own Detect path, and so do other GPUs (their tensor cores' NaN and Inf
+// not checked against the dense product's).
 TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   constexpr int64_t m = kDenseDetect16N;
   for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), m})
@@ -370,13 +371,14 @@ TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   for (int cc : {80, 86, 89, 100}) EXPECT_FALSE(dense_detect16(cc, 64, 1, "")) << cc;
   EXPECT_FALSE(dense_detect16(90, 0, 1, ""));
   EXPECT_FALSE(dense_detect16(90, 64, 0, ""));
-  // The dense launch: the small kernel's where dispatch takes that kernel, sm80_16bit's otherwise.
-  for (int64_t n : {int64_t(1), int64_t(64), int64_t(640), int64_t(641), m}) {
-    const char* want = n <= 640 ? "sm80_16bit_small" : "sm80_16bit";
-    EXPECT_STREQ(dense_detect16_kernel(90, select16(90, n, "", true, 132, 1)).name, want) << n;
-  }
-  EXPECT_STREQ(dense_detect16_kernel(90, select16(90, 700, "", false, 132, 1)).name,
-               "sm80_16bit_small");
+  // The dense launch: the small kernel's where dispatch takes that kernel and one turn holds the
+  // band (640), sm80_16bit's otherwise (unaligned rows take the small kernel to 832).
+  for (const bool tma_ok : {true, false})
+    for (int64_t n : {int64_t(1), int64_t(64), int64_t(640), int64_t(641), int64_t(700), m}) {
+      const char* want = n <= 640 ? "sm80_16bit_small" : "sm80_16bit";
+      EXPECT_STREQ(dense_detect16_kernel(90, n, select16(90, n, "", tma_ok, 132, 1)).name, want)
+          << n << (tma_ok ? "" : ", rows TMA cannot address");
+    }
 }
 
 // Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896

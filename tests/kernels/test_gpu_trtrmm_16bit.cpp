@@ -20,6 +20,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/test_util.hpp"
@@ -223,8 +224,8 @@ bool flags_outputs16(const std::string& kernel) {
 }
 
 // Whether a Structure::Detect call on `kernel` ("" for dispatch's choice) of `batch` problems of
-// order n is sm80_16bit's dense launch alone (dispatch::dense_detect16), which leaves the flag
-// word as it was.
+// order n is one dense launch alone (dispatch::dense_detect16: the small kernel's or
+// sm80_16bit's), which leaves the flag word as it was.
 bool dense_alone16(const std::string& kernel, int64_t n, int64_t batch) {
   int dev = 0, major = 0, minor = 0;
   EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
@@ -836,7 +837,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          test::Kind::Dense, test::Kind::NonFinite,
                                          test::Kind::TriangularNonFinite),
                        ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values<int64_t>(1, 4, 64, 129, 1000, 2048)),
+                       ::testing::Values<int64_t>(1, 4, 64, 129, 700, 896, 1000, 2048)),
     [](const auto& info) {
       return std::string(test::name(std::get<0>(info.param))) + "_" +
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
@@ -889,6 +890,59 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
         EXPECT_TRUE(matches_dense16<F>(fill, n, out.data() + e * stride, ld, ref, nullptr));
       }
     }
+}
+
+// Batches through dispatch on small work, rows TMA cannot address: one dense launch (the small
+// kernel's for 3 problems of 100; sm80_16bit's for 8 of 448, where the small kernel's blocks
+// overflow a wave) gives every entry its dense product, noise, NaN and Inf included, writes
+// nothing past n in C's rows, and leaves the flag word as it was.
+TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Bf16;
+  using T = F::T;
+  for (const auto& [n, batch] : {std::pair<int64_t, int64_t>{100, 3}, {448, 8}})
+    for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
+      for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+        SCOPED_TRACE(std::string(test::name(kind)) + " " + to_string(fill) + " n " +
+                     std::to_string(n) + " batch " + std::to_string(batch));
+        const int64_t ld = n + 3, stride = n * ld;
+        const bool exact = kind != test::Kind::Noisy;
+        const auto gen = exact ? std::function<double()>(test::integers(rng_))
+                               : std::function<double()>(test::uniform(rng_));
+        Bits A, B;
+        for (int64_t e = 0; e < batch; ++e) {
+          const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
+          const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
+          A.insert(A.end(), a.begin(), a.end());
+          B.insert(B.end(), b.begin(), b.end());
+        }
+        DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
+        DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+        const Options o = detect_options16("", work);
+        trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, stride,
+                               reinterpret_cast<const T*>(dB.get()), ld, stride,
+                               reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
+        TEST_CUDA(cudaGetLastError());
+        if (dense_alone16("", n, batch)) EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
+        const Bits out = dC.download();
+        const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+        for (int64_t e = 0; e < batch; ++e) {
+          SCOPED_TRACE("entry " + std::to_string(e));
+          const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
+          const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
+          const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
+          const uint16_t* Ce = out.data() + e * stride;
+          if (exact) {
+            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
+          } else {
+            const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
+            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
+          }
+          for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = n; j < ld; ++j)
+              ASSERT_EQ(Ce[i * ld + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+        }
+      }
 }
 
 // Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes

@@ -13,9 +13,9 @@
 // Loads: rows whose starts are all 16-byte aligned by cp.async, 8 elements a copy; rows of any
 // alignment element by element through registers, a batch of vectors in flight per thread.
 // Elements past n arrive as zeros; the triangle's other side (NaN included) is overwritten with
-// zeros in shared memory before anything is multiplied. Operands stay as they lie in memory:
-// A (m, k) k-contiguous, B (k, n) n-contiguous (ldmatrix .trans for B's fragments), so one code
-// path serves both fills.
+// zeros in shared memory before anything is multiplied (but for Path::Dense). Operands stay as they
+// lie in memory: A (m, k) k-contiguous, B (k, n) n-contiguous (ldmatrix .trans for B's fragments),
+// so one code path serves both fills.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -202,8 +202,10 @@ __global__ void __launch_bounds__(kThreads)
   const auto* B = reinterpret_cast<const uint16_t*>(p.B + b * p.stride_b);
   E* C = reinterpret_cast<E*>(p.C + b * p.stride_c);
   const int m0 = I * kT, n0 = J * kT;
-  // Path::Dense (16-bit Structure::Detect on small work, ungated): every k of the operands as
-  // they are, nothing masked but C's other triangle. The launch's turn (turn_of) holds it too.
+  // Path::Dense (16-bit Structure::Detect on small work, ungated: dispatch never passes it a
+  // gate): every k of the operands as they are, nothing masked but C's other triangle. The
+  // launch's turn (turn_of) holds it too; past one turn (n > kBand) it is slow (bench/RESULTS.md,
+  // session 47, call 6), so dispatch does not take it there.
   const bool dense = p.path == Path::Dense;
   const int k_begin = dense ? 0 : std::min(I, J) * kT;
   const int k_end = dense ? n : std::min(n, (std::max(I, J) + 1) * kT);
