@@ -518,6 +518,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   const bool ring = kVec || p.n <= kRingAnyN;  // as the kernel's branch
   constexpr sched::SplitPolicy kSplit = kVec ? config::kSm80_16bitSplitAligned
                                              : config::kSm80_16bitSplit;  // ranks per unit
+  static_assert(!kSplit.any_count, "cluster_split::reduce_scatter gathers 2, 4 or 8 ranks only");
   // Never split into separate partial tiles (see the top of this file): a split unit's ranks
   // meet in one cluster.
   launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, /*persistent=*/false, kDense,
