@@ -1,4 +1,4 @@
-# Prepared in session 47 (the device was no longer lent after its second call), not run.
+# Session 47, call 3 (prepared while the device tool said no machine was lent; ran once it was).
 # bench/variants/s48_dense_detect16.patch: 16-bit Structure::Detect on small work (batch · n³ up
 # to 1280³), dispatch's choice on sm_90, is one launch of sm80_16bit's dense mode (every k of
 # the operands as they are, ungated, the flag word untouched) instead of the structured kernel,
