@@ -275,6 +275,17 @@ void launch16(const dispatch::KernelEntry16& k, const kernels::Problem16<bfloat1
   k.launch_bf16(p, dev, stream);
 }
 
+// 16-bit Structure::Detect on small work: the kernel whose dense launch alone answers the call
+// (dispatch::dense_detect16; `chosen`: select16's), or nullptr.
+template <typename T>
+const dispatch::KernelEntry16* dense_alone16(const kernels::Problem16<T>& p,
+                                             const kernels::DeviceInfo& dev, const Options& o,
+                                             const dispatch::KernelEntry16& chosen) {
+  if (o.structure != Structure::Detect || !dispatch::dense_detect16(dev.cc, p.n, p.batch, o.kernel))
+    return nullptr;
+  return &dispatch::dense_detect16_kernel(dev.cc, p.n, chosen);
+}
+
 template <typename T>
 void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a,
            const T* B, int64_t ldb, int64_t stride_b, T* C, int64_t ldc, int64_t stride_c,
@@ -285,12 +296,12 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
   const kernels::DeviceInfo& dev = current_device();
   const dispatch::KernelEntry16& k = select16(p, dev, options);
   if (p.gate == nullptr) return launch16(k, p, dev, stream);
-  if (dispatch::dense_detect16(dev.cc, n, batch, options.kernel)) {
+  if (const dispatch::KernelEntry16* dense = dense_alone16(p, dev, options, k)) {
     // Structure::Detect on small work: the dense product's triangle in one launch, whatever the
     // inputs hold (the flag word is not touched).
     p.gate = nullptr;
     p.path = kernels::Path::Dense;
-    return launch16(dispatch::dense_detect16_kernel(dev.cc, n, k), p, dev, stream);
+    return launch16(*dense, p, dev, stream);
   }
 
   // Structure::Detect past the small work above, no host sync: the chosen kernel where A and B
@@ -328,10 +339,8 @@ const char* selected16(const char* api, Fill fill, int64_t n, const T* A, int64_
                                 const_cast<T*>(C), ldc, stride_c, batch};
   const kernels::DeviceInfo& dev = current_device();
   const dispatch::KernelEntry16& k = select16(p, dev, options);
-  if (options.structure == Structure::Detect &&
-      dispatch::dense_detect16(dev.cc, n, batch, options.kernel))
-    return dispatch::dense_detect16_kernel(dev.cc, n, k).name;  // its dense launch alone (run16)
-  return k.name;
+  const dispatch::KernelEntry16* dense = dense_alone16(p, dev, options, k);
+  return (dense != nullptr ? *dense : k).name;
 }
 
 }  // namespace

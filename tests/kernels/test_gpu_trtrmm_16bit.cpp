@@ -1174,7 +1174,8 @@ TEST_F(GpuDetect16Pinned, Sm90PairsFlagTheirOutputs) {
       Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
       const int64_t r = n / 2 + 3;
       if (plant >= 1) A[size_t(r * ld + r)] = F::from(inf);
-      if (plant == 2) B[size_t(fill == Fill::Upper ? (n - 1) * ld + 5 : 5 * ld + n - 1)] = F::from(2.0);
+      const int64_t outside = fill == Fill::Upper ? (n - 1) * ld + 5 : 5 * ld + n - 1;
+      if (plant == 2) B[size_t(outside)] = F::from(2.0);
       DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
       DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
       const Options o = detect_options16("sm90_16bit", work);
