@@ -945,6 +945,75 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
       }
 }
 
+// sm90_16bit's dense launch (Path::Dense, ungated) called directly, off the tile grid and batched: every entry is
+// its dense product's triangle, noise, NaN and Inf included (every k of the operands as they
+// are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
+TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using F = Bf16;
+  using T = F::T;
+  using namespace kernels;
+  int dev = 0, major = 0, minor = 0, sms = 0;
+  TEST_CUDA(cudaGetDevice(&dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (10 * major + minor != 90) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
+  const DeviceInfo info{dev, 10 * major + minor, sms};
+  for (const auto& [n, batch] :
+       {std::pair<int64_t, int64_t>{1, 1}, {17, 3}, {129, 1}, {300, 2}, {1000, 1}})
+    for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
+      for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+        SCOPED_TRACE(std::string(test::name(kind)) + " " + to_string(fill) + " n " +
+                     std::to_string(n) + " batch " + std::to_string(batch));
+        const int64_t ld = (n + 7) / 8 * 8 + 8, stride = n * ld;  // rows TMA can address
+        const bool exact = kind != test::Kind::Noisy;
+        const auto gen = exact ? std::function<double()>(test::integers(rng_))
+                               : std::function<double()>(test::uniform(rng_));
+        Bits A, B;
+        for (int64_t e = 0; e < batch; ++e) {
+          const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
+          const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
+          A.insert(A.end(), a.begin(), a.end());
+          B.insert(B.end(), b.begin(), b.end());
+        }
+        DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
+        Problem16<T> p{};
+        p.fill = fill;
+        p.n = n;
+        p.A = reinterpret_cast<const T*>(dA.get());
+        p.B = reinterpret_cast<const T*>(dB.get());
+        p.C = reinterpret_cast<T*>(dC.get());
+        p.lda = p.ldb = p.ldc = ld;
+        p.stride_a = p.stride_b = p.stride_c = stride;
+        p.batch = batch;
+        p.path = Path::Dense;
+        ASSERT_TRUE(tma_compatible_16bit(p));
+        launch_sm90_16bit(p, info, nullptr);
+        TEST_CUDA(cudaGetLastError());
+        const Bits out = dC.download();
+        const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+        for (int64_t e = 0; e < batch; ++e) {
+          SCOPED_TRACE("entry " + std::to_string(e));
+          const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
+          const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
+          const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
+          const uint16_t* Ce = out.data() + e * stride;
+          if (exact) {
+            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
+          } else {
+            const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
+            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
+          }
+          for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = n; j < ld; ++j)
+              ASSERT_EQ(Ce[i * ld + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+        }
+        EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+        EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+      }
+}
+
 // Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes
 // exactly where its path applies and writes nothing otherwise (GpuDetect16 alone cannot tell: a
 // launch that fails to switch off is overwritten by the right one after it). The word is never
@@ -977,7 +1046,10 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
                                   {"simt_16bit", Path::Structured, launch_simt_16bit},
                                   {"simt_16bit exact", Path::Exact, launch_simt_16bit},
                                   {"simt_16bit any flag", Path::AnyFlag, launch_simt_16bit}};
-  if (info.cc == 90) launches.push_back({"sm90_16bit", Path::Structured, launch_sm90_16bit});
+  if (info.cc == 90) {
+    launches.push_back({"sm90_16bit", Path::Structured, launch_sm90_16bit});
+    launches.push_back({"sm90_16bit dense", Path::Dense, launch_sm90_16bit});
+  }
   const uint32_t words[] = {0u,
                             kOutsideA,
                             kOutsideB,

@@ -39,6 +39,9 @@
 // ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 to 4 blocks shares
 // each unit's band (kSplit), and their fp32 sums meet in shared memory before C is rounded once
 // (split_push / split_store below).
+// Path::Dense (Structure::Detect's dense launch; alone, ungated, on small work): a dense schedule,
+// every unit's band all of k, nothing masked but C's other triangle: the dense product's triangle
+// whatever A and B hold.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -347,20 +350,21 @@ struct StageDescs {
 };
 
 // The stage at ring position pos (its k range from k0) of warpgroup wg's 64 m × 128 n: waits for
-// its data, masks its structural zeros, and issues its four wgmmas into acc as one commit group.
+// its data, masks its structural zeros (not in a dense schedule: Path::Dense multiplies the
+// operands as they are), and issues its four wgmmas into acc as one commit group.
 // accumulate = 0 for a unit's first stage: its first wgmma overwrites acc, which needs no
 // zeroing. (The ring and its phases continue across a block's units.)
 template <bool kLower, bool kBf16, int kRing>
 __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords& tc, int k0,
-                                            RingPos<kRing> pos, const StageDescs& d, int wg,
-                                            int ctid, int accumulate, float (&acc)[64]) {
+                                            bool dense, RingPos<kRing> pos, const StageDescs& d,
+                                            int wg, int ctid, int accumulate, float (&acc)[64]) {
   const int s = pos.s;
   ptx::mbar_wait(&sm.full[s], pos.phase);
   StageBuffers& st = sm.stage[s];
   // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
   const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
   const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
-  if (edge_a || edge_b) {
+  if (!dense && (edge_a || edge_b)) {
     // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
     // wgmmas of a Zero block instead would put them in a branch: ptxas then serializes every
     // wgmma, C7520.)
@@ -426,13 +430,15 @@ __device__ __forceinline__ void drain(SharedStorage& sm, int slot, bool lane0, f
 // from the ring's first slot.
 template <bool kLower, bool kBf16, int kRing>
 __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc, int k_begin,
-                                         int steps, int wg, int ctid, float (&acc)[64]) {
+                                         int steps, bool dense, int wg, int ctid,
+                                         float (&acc)[64]) {
   const StageDescs d(sm, wg);
   const bool lane0 = threadIdx.x % 32 == 0;
   RingPos<kRing> pos;
   int last = 0;
   for (int it = 0; it < steps; ++it) {
-    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, pos, d, wg, ctid, 1, acc);
+    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, dense, pos, d, wg, ctid, 1,
+                                      acc);
     if (it > 0) retire_stage(sm, last, lane0);
     last = pos.s;
     pos.advance();
@@ -617,7 +623,8 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
 // W: unit_list::Walk, or PairWalk for a cluster pair (partner: the other block's rank), whose
 // levels end with the stages only the partner's band has: their slots are freed as they come.
 // gate: Structure::Detect's flag word, or null: kNonFiniteOut where a sum is NaN or Inf
-// (flag_nonfinite: one atomic, the scan before having tagged the word with the call's epoch). A
+// (flag_nonfinite: one atomic, the scan before having tagged the word with the call's epoch;
+// kNonFiniteDense from a dense schedule, as sm80_16bit's dense launch flags). A
 // NaN or Inf inside A's or B's triangle reaches C's diagonal block
 // (A(i, k)·B(k, k), A(k, k)·B(k, j)), so the scan before this launch reads the other triangles
 // alone (half the bytes).
@@ -638,7 +645,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   RingPos<kStages> pos;  // the next stage to issue
   int last = 0;           // the slot of the last one issued
   auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
-    issue_stage<kLower, kBf16, kStages>(sm, tc, k0, pos, d, wg, ctid, accumulate, a);
+    issue_stage<kLower, kBf16, kStages>(sm, tc, k0, s.dense, pos, d, wg, ctid, accumulate, a);
   };
   auto stages = [&](const unit_list::PairLevel& l, float (&a)[64]) {  // all but the first
     const TileCoords tc(l.u, kLower);
@@ -656,7 +663,7 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   };
   auto store = [&](const float (&a)[64]) {
     if (done.same && partner == 0) return;  // rank 1 of a pair computing one tile twice
-    flag_nonfinite(gate, a);
+    flag_nonfinite(gate, a, s.dense ? kNonFiniteDense : kNonFiniteOut);
     const TileCoords tc(done.u, kLower);
     const bool diag = done.u.bi == done.u.bj;
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
@@ -733,9 +740,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t first_block = blockIdx.x / cl.ranks, blocks = gridDim.x / cl.ranks;
   // 16-bit Structure::Detect: every block of the launch (a cluster's ranks alike) returns here
   // where the scan found the inputs not triangular or not finite (or, a block that starts late,
-  // where another block's outputs were not: the exact launch then rewrites all of C).
+  // where another block's outputs were not: the exact launch then rewrites all of C). A dense
+  // schedule (Path::Dense) runs where they are finite but not triangular, or ungated.
   allow_dependent_launch();  // Structure::Detect's next launch (gated, usually off)
-  if (gated_off(p.gate, Path::Structured, p.epoch)) return;
+  if (gated_off(p.gate, s.dense ? Path::Dense : Path::Structured, p.epoch)) return;
 
   if (tid == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -860,9 +868,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
       for (int r = 0; r < 64; ++r) acc[r] = 0.f;  // a rank's share may be empty
       mainloop<kLower, std::is_same_v<S, bfloat16_t>, kRing>(sm, tc, band.k_begin, band.steps,
-                                                             wg, tid, acc);
+                                                             s.dense, wg, tid, acc);
       // A rank's partial sums: NaN or Inf in one is NaN or Inf in the whole.
-      flag_nonfinite(p.gate, acc);
+      flag_nonfinite(p.gate, acc, s.dense ? kNonFiniteDense : kNonFiniteOut);
       const bool direct = p.n % 8 != 0 && tc.n0 + kTile > p.n;
       // Once every rank's consumers are done, every ring is free to receive. Relaxed: this
       // thread's accesses to its ring are complete (the wgmmas' reads retired by wait 0, the
@@ -915,8 +923,10 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // that share an operand (sched/pair_order.hpp), in its packed layout where that exists (an
   // 8 KB kernel parameter: not on a driver older than CUDA 12.1's). Upper shares A, in 64-row
   // boxes.
-  if (p.batch == 1 && p.n >= config::kSm90Bf16PairMinN && p.n <= config::kSm90Bf16PairMaxN &&
-      dev.cc == 90 && has_clusters<pair_kernel>(dev.ordinal) && driver_takes_large_params()) {
+  const bool dense = p.path == Path::Dense;  // the pair layouts are the triangular schedule's
+  if (!dense && p.batch == 1 && p.n >= config::kSm90Bf16PairMinN &&
+      p.n <= config::kSm90Bf16PairMaxN && dev.cc == 90 && has_clusters<pair_kernel>(dev.ordinal) &&
+      driver_takes_large_params()) {
     blocks_per_sm<pair_kernel>(dev.ordinal, kThreads, smem);  // opts it in
     const int64_t clusters = max_clusters<pair_kernel>(dev, 2, kThreads, smem);
     const sched::TriangleSchedule s =
@@ -934,8 +944,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   // Never split through C (see the top of this file); where the units leave SMs idle (no
   // persistent layout), a cluster shares each unit's band.
   const CUtensorMap map_a = map_a_of(kTile);
-  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots),
-                 /*dense=*/false,
+  launch_unsplit(p.n, p.batch, kTile, kStep, slots, unit_cost, unit_list::fits(slots), dense,
                  [&](dim3 grid, const sched::TriangleSchedule& s, int64_t b0,
                      const sched::DispatchOrder& order) {
                    unit_list::check_fits(order, "sm90_16bit");
