@@ -283,7 +283,7 @@ const dispatch::KernelEntry16* dense_alone16(const kernels::Problem16<T>& p,
                                              const dispatch::KernelEntry16& chosen) {
   if (o.structure != Structure::Detect || !dispatch::dense_detect16(dev.cc, p.n, p.batch, o.kernel))
     return nullptr;
-  return &dispatch::dense_detect16_kernel(dev.cc, p.n, chosen);
+  return &dispatch::dense_detect16_kernel(dev.cc, p.n, chosen, kernels::tma_compatible_16bit(p));
 }
 
 template <typename T>

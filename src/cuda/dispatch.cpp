@@ -271,9 +271,12 @@ bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced)
   return double(n) * double(n) * double(n) * double(batch) <= limit * limit * limit;
 }
 
-const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen) {
-  if (std::string(chosen.name) == "sm80_16bit_small" && n <= config::kSm80_16bitSmall.band)
-    return chosen;
+const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen,
+                                           bool tma_ok) {
+  const std::string name = chosen.name;
+  if (name == "sm90_16bit" || (tma_ok && n > kDenseDetect16SmallN))
+    return forced_entry(kTable16, "sm90_16bit", cc, tma_ok, 8, " for 16-bit data");
+  if (name == "sm80_16bit_small" && n <= config::kSm80_16bitSmall.band) return chosen;
   return forced_entry(kTable16, "sm80_16bit", cc, true, 8, " for 16-bit data");
 }
 

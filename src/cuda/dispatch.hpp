@@ -121,15 +121,21 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 
 // 16-bit Structure::Detect, dispatch's choice: whether one dense launch (every k of the
 // operands as they are, Path::Dense ungated) answers the call instead of the structured kernel
-// with its flags, scan and gated launches. Small work only (batch · n³ up to kDenseDetect16N³),
-// where the dense product's extra multiply-adds cost less than those launches, and on sm_90
-// only, where the tensor cores' handling of NaN and Inf was checked against the dense product's
-// (GpuDetect16's non-finite inputs; session 21's scratch cases).
-inline constexpr int64_t kDenseDetect16N = 896;
+// with its flags, scan and gated launches. Work up to kDenseDetect16N³ (batch · n³), where the
+// dense product's extra multiply-adds cost less than those launches (bf16 on the H200, session
+// 48: sm90_16bit's dense launch 1.10–2.05× GemmEx + triu at 768–1792, 2048 0.032 ms against the
+// flags path's 0.034, 2560 a tie, 3072 0.068 against 0.058), and on sm_90 only, where the tensor
+// cores' handling of NaN and Inf was checked against the dense product's (GpuDetect16's
+// non-finite inputs; session 21's scratch cases).
+inline constexpr int64_t kDenseDetect16N = 2048;
 bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced);
-// The kernel whose dense launch that is, given select16's choice for the call: the small kernel
-// where dispatch takes it and one turn of its band holds all of k (n ≤ 640), sm80_16bit
-// otherwise (the small kernel's second turn is not hidden: 768 0.0198 ms against 0.0122).
-const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen);
+// The kernel whose dense launch that is, given select16's choice for the call and whether TMA can
+// address the operands: sm90_16bit's where dispatch chose it or TMA can and n passes
+// kDenseDetect16SmallN (640: 0.0100 ms against the small kernel's 0.0112; 512: 0.0098 against
+// 0.0095), else the small kernel's where dispatch chose it and one turn of its band holds all of
+// k (n ≤ 640; its second turn is not hidden: 768 0.0198 ms), else sm80_16bit's.
+inline constexpr int64_t kDenseDetect16SmallN = 512;
+const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen,
+                                           bool tma_ok);
 
 }  // namespace trimm::dispatch

@@ -354,12 +354,13 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
 }
 
 // Structure::Detect on small work (batch · n³ up to kDenseDetect16N³), dispatch's choice, on sm_90:
-// one dense launch alone (the small kernel's within one turn of its band, sm80_16bit's beyond).
-// Forced kernels keep their own Detect path, and so do other GPUs (their tensor cores' NaN and Inf
-// not checked against the dense product's).
+// one dense launch alone (sm90_16bit's where TMA can address the operands past
+// kDenseDetect16SmallN or dispatch chose it, the small kernel's within one turn of its band,
+// sm80_16bit's otherwise). Forced kernels keep their own Detect path, and so do other GPUs
+// (their tensor cores' NaN and Inf not checked against the dense product's).
 TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   constexpr int64_t m = kDenseDetect16N;
-  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), m})
+  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), int64_t(1024), m})
     EXPECT_TRUE(dense_detect16(90, n, 1, "")) << n;
   EXPECT_FALSE(dense_detect16(90, m + 1, 1, ""));
   EXPECT_FALSE(dense_detect16(90, 4096, 1, ""));
@@ -371,14 +372,20 @@ TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   for (int cc : {80, 86, 89, 100}) EXPECT_FALSE(dense_detect16(cc, 64, 1, "")) << cc;
   EXPECT_FALSE(dense_detect16(90, 0, 1, ""));
   EXPECT_FALSE(dense_detect16(90, 64, 0, ""));
-  // The dense launch: the small kernel's where dispatch takes that kernel and one turn holds the
-  // band (640), sm80_16bit's otherwise (unaligned rows take the small kernel to 832).
+  constexpr int64_t s = kDenseDetect16SmallN;
   for (const bool tma_ok : {true, false})
-    for (int64_t n : {int64_t(1), int64_t(64), int64_t(640), int64_t(641), int64_t(700), m}) {
-      const char* want = n <= 640 ? "sm80_16bit_small" : "sm80_16bit";
-      EXPECT_STREQ(dense_detect16_kernel(90, n, select16(90, n, "", tma_ok, 132, 1)).name, want)
+    for (int64_t n : {int64_t(1), int64_t(64), s, s + 1, int64_t(640), int64_t(641), int64_t(700),
+                      int64_t(1000), m}) {
+      const char* want = tma_ok && n > s ? "sm90_16bit"
+                         : n <= 640      ? "sm80_16bit_small"
+                                         : "sm80_16bit";
+      EXPECT_STREQ(dense_detect16_kernel(90, n, select16(90, n, "", tma_ok, 132, 1), tma_ok).name,
+                   want)
           << n << (tma_ok ? "" : ", rows TMA cannot address");
     }
+  // Where select16 chose sm90_16bit (a batch at small n, say): its dense launch.
+  EXPECT_STREQ(dense_detect16_kernel(90, 256, select16(90, 256, "sm90_16bit"), true).name,
+               "sm90_16bit");
 }
 
 // Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896

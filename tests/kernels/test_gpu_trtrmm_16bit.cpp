@@ -224,7 +224,7 @@ bool flags_outputs16(const std::string& kernel) {
 }
 
 // Whether a Structure::Detect call on `kernel` ("" for dispatch's choice) of `batch` problems of
-// order n is one dense launch alone (dispatch::dense_detect16: the small kernel's or
+// order n is one dense launch alone (dispatch::dense_detect16: the small kernel's, sm90_16bit's or
 // sm80_16bit's), which leaves the flag word as it was.
 bool dense_alone16(const std::string& kernel, int64_t n, int64_t batch) {
   int dev = 0, major = 0, minor = 0;
@@ -776,7 +776,7 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
   EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
   EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
   if (dense_alone16(kernel, n, 1)) {
-    EXPECT_TRUE(ran == "sm80_16bit_small" || ran == "sm80_16bit") << ran;
+    EXPECT_TRUE(ran == "sm80_16bit_small" || ran == "sm80_16bit" || ran == "sm90_16bit") << ran;
     EXPECT_EQ(work.download()[0], garbage) << "the dense launch alone wrote the flag word";
     return;
   }
@@ -945,7 +945,8 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
       }
 }
 
-// sm90_16bit's dense launch (Path::Dense, ungated) called directly, off the tile grid and batched: every entry is
+// sm90_16bit's dense launch (Path::Dense, ungated: Structure::Detect's one launch where dispatch
+// takes sm90_16bit on small work) called directly, off the tile grid and batched: every entry is
 // its dense product's triangle, noise, NaN and Inf included (every k of the operands as they
 // are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
 TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
