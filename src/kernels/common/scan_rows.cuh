@@ -36,6 +36,10 @@ struct Format<float> {
 };
 
 // What one lane has seen, a 32-bit word at a time: two 16-bit elements, or one fp32.
+// nonfinite != 0 iff an exponent field was all ones. For a pair, both halves at once: a half's
+// exponent bits plus (0x8000 - kExp) reach bit 15 only where they are all ones, and no carry
+// crosses into the other half (three instructions instead of two compares a half: the scan
+// before sm90_16bit was bound by its instructions, not by DRAM; session 48).
 template <typename T>
 struct Seen {
   static constexpr uint32_t kExp = Format<T>::kExp;
@@ -43,8 +47,10 @@ struct Seen {
   uint32_t magnitude = 0, nonfinite = 0;
   __device__ __forceinline__ void absorb(uint32_t w) {
     if constexpr (kPairs) {
+      static_assert(kExp < 0x8000u, "a 16-bit exponent field below the sign bit");
+      constexpr uint32_t kExp2 = kExp | kExp << 16, kCarry2 = (0x8000u - kExp) * 0x10001u;
       magnitude |= w & 0x7FFF7FFFu;
-      nonfinite |= uint32_t((w & kExp) == kExp) | uint32_t(((w >> 16) & kExp) == kExp);
+      nonfinite |= ((w & kExp2) + kCarry2) & 0x80008000u;
     } else {
       magnitude |= w & 0x7FFFFFFFu;
       nonfinite |= uint32_t((w & kExp) == kExp);
@@ -80,8 +86,9 @@ struct RowSeen {
 // and the elements before and after them, one a lane, loaded with the first round (the two
 // ranges one vector a lane at a time before: ~1 µs more of Detect's ~12 at n = 896, session 44).
 // Vectors wholly in the other triangle are read evict-first (no product reads them); the rest
-// with ordinary loads, which may leave the triangle in L2 for the product.
-template <typename T>
+// with ordinary loads, which may leave the triangle in L2 for the product. kAllOutside: every
+// column is the other triangle's (outside_row_flags), so no column is told apart.
+template <typename T, bool kAllOutside = false>
 __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, int64_t n,
                                          RowSeen<T>& seen, int lane) {
   using Word = typename Format<T>::Word;
@@ -105,13 +112,20 @@ __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, in
       const int64_t c = base + lane + 32 * u, col = head + kPerVec * c;
       if (c >= vecs)
         x[u] = make_uint4(0u, 0u, 0u, 0u);
-      else if (seen.out(col) && seen.out(col + kPerVec - 1))
+      else if (kAllOutside || (seen.out(col) && seen.out(col + kPerVec - 1)))
         x[u] = __ldcs(v + c);
       else
         x[u] = __ldg(v + c);
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
+      if constexpr (kAllOutside) {  // (vectors past the row were loaded as zeros)
+        seen.outside.absorb(x[u].x);
+        seen.outside.absorb(x[u].y);
+        seen.outside.absorb(x[u].z);
+        seen.outside.absorb(x[u].w);
+        continue;
+      }
       const int64_t col = head + kPerVec * (base + lane + 32 * u);
       if (col >= tail0) continue;
       constexpr int64_t kStep = kPerVec / kWordsPerVec;  // elements a word
@@ -121,7 +135,11 @@ __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, in
       seen.take(x[u].w, col + 3 * kStep);
     }
   }
-  if (has_lone) seen.take(lone_word, lone);
+  if (kAllOutside) {
+    seen.outside.absorb(lone_word);  // zero where the lane has none
+  } else if (has_lone) {
+    seen.take(lone_word, lone);
+  }
 }
 
 // The flags of row i of an n×n operand (Upper: other triangle [0, i), triangle [i, n); Lower:
@@ -147,7 +165,7 @@ __device__ __forceinline__ uint32_t outside_row_flags(const typename Format<T>::
                                                       uint32_t outside_flag, int lane) {
   const int64_t lo = upper ? 0 : i + 1, len = upper ? i : n - i - 1;
   RowSeen<T> seen{{}, {}, upper ? len : 0, upper};
-  scan_row(row + lo, len, seen, lane);
+  scan_row<T, true>(row + lo, len, seen, lane);
   return (seen.outside.magnitude != 0u ? outside_flag : 0u) |
          (seen.outside.nonfinite != 0u ? kNonFiniteOutside : 0u);
 }
