@@ -266,7 +266,7 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 }
 
 bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced) {
-  if (!forced.empty() || cc != 90 || n <= 0 || batch <= 0) return false;
+  if (!forced.empty() || cc != 90 || n <= 0 || n > kDenseDetect16MaxN || batch <= 0) return false;
   const double limit = double(kDenseDetect16N);
   return double(n) * double(n) * double(n) * double(batch) <= limit * limit * limit;
 }

@@ -121,13 +121,14 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 
 // 16-bit Structure::Detect, dispatch's choice: whether one dense launch (every k of the
 // operands as they are, Path::Dense ungated) answers the call instead of the structured kernel
-// with its flags, scan and gated launches. Work up to kDenseDetect16N³ (batch · n³), where the
-// dense product's extra multiply-adds cost less than those launches (bf16 on the H200, session
-// 48: sm90_16bit's dense launch 1.10–2.05× GemmEx + triu at 768–1792, 2048 0.032 ms against the
-// flags path's 0.034, 2560 a tie, 3072 0.068 against 0.058), and on sm_90 only, where the tensor
-// cores' handling of NaN and Inf was checked against the dense product's (GpuDetect16's
-// non-finite inputs; session 21's scratch cases).
-inline constexpr int64_t kDenseDetect16N = 2048;
+// with its flags, scan and gated launches. Work up to kDenseDetect16N³ (batch · n³) and n up to
+// kDenseDetect16MaxN, where the dense product's extra multiply-adds cost less than those
+// launches (bf16 on the H200, session 48: sm90_16bit's dense launch 1.08–2.05× GemmEx + triu at
+// 768–1920, 0.0192–0.0199 ms against the flags path's 0.0288–0.0291 at 1920, but 0.0318 against
+// 0.0301 at 2048, where its 136 units pass one wave of 132 SMs; 8 problems of 1024 0.034 against
+// 0.051), and on sm_90 only, where the tensor cores' handling of NaN and Inf was checked against
+// the dense product's (GpuDetect16's non-finite inputs; session 21's scratch cases).
+inline constexpr int64_t kDenseDetect16N = 2048, kDenseDetect16MaxN = 1920;
 bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced);
 // The kernel whose dense launch that is, given select16's choice for the call and whether TMA can
 // address the operands: sm90_16bit's where dispatch chose it or TMA can and n passes

@@ -353,16 +353,18 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
 }
 
-// Structure::Detect on small work (batch · n³ up to kDenseDetect16N³), dispatch's choice, on sm_90:
-// one dense launch alone (sm90_16bit's where TMA can address the operands past
-// kDenseDetect16SmallN or dispatch chose it, the small kernel's within one turn of its band,
-// sm80_16bit's otherwise). Forced kernels keep their own Detect path, and so do other GPUs
-// (their tensor cores' NaN and Inf not checked against the dense product's).
+// Structure::Detect on small work (batch · n³ up to kDenseDetect16N³, n up to kDenseDetect16MaxN),
+// dispatch's choice, on sm_90: one dense launch alone (sm90_16bit's where TMA can address the
+// operands past kDenseDetect16SmallN or dispatch chose it, the small kernel's within one turn of
+// its band, sm80_16bit's otherwise). Forced kernels keep their own Detect path, and so do other
+// GPUs (their tensor cores' NaN and Inf not checked against the dense product's).
 TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
-  constexpr int64_t m = kDenseDetect16N;
-  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), int64_t(1024), m})
+  constexpr int64_t m = kDenseDetect16N, top = kDenseDetect16MaxN;
+  static_assert(top <= m, "one problem's limit within the work's");
+  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), int64_t(1024), top})
     EXPECT_TRUE(dense_detect16(90, n, 1, "")) << n;
-  EXPECT_FALSE(dense_detect16(90, m + 1, 1, ""));
+  EXPECT_FALSE(dense_detect16(90, top + 1, 1, ""));
+  EXPECT_FALSE(dense_detect16(90, m, 1, ""));
   EXPECT_FALSE(dense_detect16(90, 4096, 1, ""));
   EXPECT_TRUE(dense_detect16(90, m / 2, 8, ""));  // 8 · (m/2)³ = m³
   EXPECT_FALSE(dense_detect16(90, m / 2, 9, ""));
@@ -375,7 +377,7 @@ TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   constexpr int64_t s = kDenseDetect16SmallN;
   for (const bool tma_ok : {true, false})
     for (int64_t n : {int64_t(1), int64_t(64), s, s + 1, int64_t(640), int64_t(641), int64_t(700),
-                      int64_t(1000), m}) {
+                      int64_t(1000), top}) {
       const char* want = tma_ok && n > s ? "sm90_16bit"
                          : n <= 640      ? "sm80_16bit_small"
                                          : "sm80_16bit";
