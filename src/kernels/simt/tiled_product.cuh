@@ -202,9 +202,10 @@ __global__ void __launch_bounds__(kThreads) tiled_product_kernel(const Params<T>
 }
 
 // The launch: a grid of at most ~16 blocks per SM over the work units, the batch on grid y.
-// A gated launch (Structure::Detect's, usually off) takes one wave of resident blocks: its
-// blocks that return at once cost ~5 µs more at 2112 than at 132 (bf16 Detect at 3072-4096,
-// session 48), and its units, every k each, need no second wave to balance.
+// A gated launch (Structure::Detect's, usually off) takes one wave of resident blocks, the batch
+// included: its blocks that return at once cost ~5 µs more at 2112 than at 132 (bf16 Detect at
+// 3072-4096, session 48); when it runs (the exact and any-flag paths: every k, units of one
+// size) the grid's stride balances them.
 // Acc: the accumulator type (T, or float for 16-bit T).
 template <typename T, typename Acc = T>
 void launch(const Params<T>& p, const DeviceInfo& dev, Stream stream) {
@@ -212,11 +213,11 @@ void launch(const Params<T>& p, const DeviceInfo& dev, Stream stream) {
   constexpr int64_t kMaxGridY = 65535;
   const int64_t tiles = (p.n + kTile - 1) / kTile;
   const int64_t units = p.products * tiles * tiles;
-  const int64_t y = std::min(p.batch, kMaxGridY);
-  const int per_sm = p.gate != nullptr
-                         ? blocks_per_sm<tiled_product_kernel<T, Acc>>(dev.ordinal, kThreads, 0)
-                         : 16;
+  const bool gated = p.gate != nullptr;
+  const int per_sm =
+      gated ? blocks_per_sm<tiled_product_kernel<T, Acc>>(dev.ordinal, kThreads, 0) : 16;
   const int64_t target = per_sm * int64_t(std::max(1, dev.sms));  // blocks in flight, about
+  const int64_t y = std::min({p.batch, kMaxGridY, gated ? target : kMaxGridY});
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
   launch_maybe_dependent(p.dependent, tiled_product_kernel<T, Acc>, dim3(unsigned(x), unsigned(y)),
                          dim3(kThreads), 0, stream, p);
