@@ -258,7 +258,9 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
   from_16bit<<<blocks, 256>>>(A16.p, A, n * n, bf16);
   from_16bit<<<blocks, 256>>>(B16.p, B, n * n, bf16);
   BENCH_CUDA(cudaGetLastError());
-  kernels::launch_naive_fp64_reference(Fill::Upper, n, A, n, B, n, ref64.p, n, nullptr);
+  // Noisy inputs: the dense product's triangle (every k), as GemmEx + triu computes it.
+  kernels::launch_naive_fp64_reference(Fill::Upper, n, A, n, B, n, ref64.p, n, nullptr,
+                                       /*dense=*/cfg.noisy);
   BENCH_CUDA(cudaDeviceSynchronize());
 
   const float one = 1.f, zero = 0.f;

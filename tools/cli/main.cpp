@@ -40,7 +40,8 @@ bench options:
   --structure S      triangular (default), detect or both: trimm rows with options.structure
                      = Detect are labelled detect (GPU)
   --noisy            inputs with uniform [0, 0.01) noise below the diagonal, judged against the
-                     dense product's triangle; no cuBLAS anchors (they assume zeros) (GPU)
+                     dense product's triangle; no cuBLAS anchors but the reference-equivalent
+                     (they assume zeros) (GPU; 16-bit data too)
   --normal           N(0, 1) values in the triangles instead of uniform [0, 1): signs, sums that
                      cancel (torch.randn-style) (GPU)
   --dtype T          fp32 (default), bf16 or fp16: A, B and C in that type, the triangles'
@@ -184,8 +185,6 @@ int bench(int argc, char** argv) {
   if (cfg.workspace && (!gpu || b16)) usage_error("--workspace: GPU bench of fp32 data only");
   if (!cfg.flush_l2 && !gpu) usage_error("--warm-l2: GPU bench only");
   if (b16 && !gpu) usage_error("--dtype " + cfg.dtype + ": GPU bench only");
-  if (b16 && cfg.noisy)
-    usage_error("--dtype " + cfg.dtype + ": triangular inputs only (no --noisy)");
   if (b16) {
     // 16-bit data is accumulated in fp32: Auto unless fp32 is asked for by name.
     cfg.precisions = {precision == "all" ? Precision::Auto : parse_precision(precision, "--precision")};
