@@ -98,9 +98,9 @@ void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int6
 // small work on sm_90 one launch over every k of A and B as they are (the flag word untouched);
 // otherwise a first pass reads all of A and B and sets the flags (the small-n kernel reads them
 // beside its product instead); then the chosen kernel runs where they are triangular and finite,
-// sm80_16bit over every k where they are finite but not triangular, and plain fp32 FMA over every
-// k (simt_16bit) where anything is NaN or Inf, each launch gated on the flags on the device (no
-// host sync).
+// a tensor-core launch over every k where they are finite but not triangular (sm90_16bit's or
+// sm80_16bit's), and plain fp32 FMA over every k (simt_16bit) where anything is NaN or Inf, each
+// launch gated on the flags on the device (no host sync).
 void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
             half_t* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,

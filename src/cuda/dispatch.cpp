@@ -265,19 +265,20 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
   throw InvalidArgument("no trimm kernel for 16-bit data runs on sm_" + std::to_string(cc));
 }
 
-bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced) {
-  if (!forced.empty() || cc != 90 || n <= 0 || n > kDenseDetect16MaxN || batch <= 0) return false;
-  const double limit = double(kDenseDetect16N);
-  return double(n) * double(n) * double(n) * double(batch) <= limit * limit * limit;
-}
-
-const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen,
-                                           bool tma_ok) {
-  const std::string name = chosen.name;
-  if (name == "sm90_16bit" || (tma_ok && n > kDenseDetect16SmallN))
-    return forced_entry(kTable16, "sm90_16bit", cc, tma_ok, 8, " for 16-bit data");
-  if (name == "sm80_16bit_small" && n <= config::kSm80_16bitSmall.band) return chosen;
-  return forced_entry(kTable16, "sm80_16bit", cc, true, 8, " for 16-bit data");
+const KernelEntry16* dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced,
+                                    const std::string& chosen, bool tma_ok) {
+  if (!forced.empty() || cc != 90 || n <= 0 || batch <= 0) return nullptr;
+  auto within = [&](int64_t m) {  // batch · n³ <= m³, in doubles: no overflow
+    return double(n) * double(n) * double(n) * double(batch) <= double(m) * double(m) * double(m);
+  };
+  if (tma_ok && (chosen == "sm90_16bit" || n > kDenseDetect16SmallN))
+    return n <= kDenseDetect16Sm90MaxN && within(kDenseDetect16Sm90N)
+               ? &forced_entry(kTable16, "sm90_16bit", cc, true, 8, " for 16-bit data")
+               : nullptr;
+  if (!within(kDenseDetect16N)) return nullptr;
+  const bool small = chosen == "sm80_16bit_small" && n <= config::kSm80_16bitSmall.band;
+  return &forced_entry(kTable16, small ? "sm80_16bit_small" : "sm80_16bit", cc, tma_ok, 8,
+                       " for 16-bit data");
 }
 
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,

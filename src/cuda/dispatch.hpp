@@ -119,24 +119,25 @@ inline constexpr int64_t kSmall16WaveN = 512;
 const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool tma_ok = true,
                               int sms = 0, int64_t batch = 1, int small_blocks_per_sm = 0);
 
-// 16-bit Structure::Detect, dispatch's choice: whether one dense launch (every k of the
-// operands as they are, Path::Dense ungated) answers the call instead of the structured kernel
-// with its flags, scan and gated launches. Work up to kDenseDetect16N³ (batch · n³) and n up to
-// kDenseDetect16MaxN, where the dense product's extra multiply-adds cost less than those
-// launches (bf16 on the H200, session 48: sm90_16bit's dense launch 1.08–2.05× GemmEx + triu at
-// 768–1920, 0.0192–0.0199 ms against the flags path's 0.0288–0.0291 at 1920, but 0.0318 against
-// 0.0301 at 2048, where its 136 units pass one wave of 132 SMs; 8 problems of 1024 0.034 against
-// 0.051), and on sm_90 only, where the tensor cores' handling of NaN and Inf was checked against
-// the dense product's (GpuDetect16's non-finite inputs; session 21's scratch cases).
-inline constexpr int64_t kDenseDetect16N = 2048, kDenseDetect16MaxN = 1920;
-bool dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced);
-// The kernel whose dense launch that is, given select16's choice for the call and whether TMA can
-// address the operands: sm90_16bit's where dispatch chose it or TMA can and n passes
-// kDenseDetect16SmallN (640: 0.0100 ms against the small kernel's 0.0112; 512: 0.0098 against
-// 0.0095), else the small kernel's where dispatch chose it and one turn of its band holds all of
-// k (n ≤ 640; its second turn is not hidden: 768 0.0198 ms), else sm80_16bit's.
-inline constexpr int64_t kDenseDetect16SmallN = 512;
-const KernelEntry16& dense_detect16_kernel(int cc, int64_t n, const KernelEntry16& chosen,
-                                           bool tma_ok);
+// 16-bit Structure::Detect, dispatch's choice on sm_90: the kernel whose one dense launch (every
+// k of the operands as they are, Path::Dense ungated) answers the call instead of the structured
+// kernel with its flags, scan and gated launches, or nullptr. `chosen`: select16's kernel for the
+// call (a dense kernel's own name gives the same answer); tma_ok: TMA can address the operands.
+// - sm90_16bit's, where TMA can address the operands and n > kDenseDetect16SmallN or dispatch
+//   chose sm90_16bit: for one problem to n = kDenseDetect16Sm90MaxN and work (batch · n³) to
+//   kDenseDetect16Sm90N³ (bf16 on the H200, session 48: 1.08–2.05× GemmEx + triu at 640–1920,
+//   1920 0.0192–0.0199 ms against the flags path's 0.0288–0.0291, but 0.0318 against 0.0301 at
+//   2048, where its 136 units pass one wave of 132 SMs; 8 problems of 1024 0.034 against 0.051;
+//   512 0.0098 against the small kernel's 0.0095).
+// - Else, for work to kDenseDetect16N³: the small kernel's where dispatch chose it and one turn
+//   of its band holds all of k (n ≤ 640; its second turn is not hidden: 768 0.0198 ms), else
+//   sm80_16bit's (session 47: it lost to the flags path from 1024, 0.0228 against 0.0203).
+// On sm_90 only, where the tensor cores' handling of NaN and Inf was checked against the dense
+// product's (GpuDetect16's non-finite inputs; session 21's scratch cases); never for a forced
+// kernel.
+inline constexpr int64_t kDenseDetect16N = 896, kDenseDetect16SmallN = 512;
+inline constexpr int64_t kDenseDetect16Sm90N = 2048, kDenseDetect16Sm90MaxN = 1920;
+const KernelEntry16* dense_detect16(int cc, int64_t n, int64_t batch, const std::string& forced,
+                                    const std::string& chosen, bool tma_ok);
 
 }  // namespace trimm::dispatch

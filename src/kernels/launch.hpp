@@ -15,7 +15,7 @@ namespace trimm::kernels {
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
 // launch always runs and sets the flags below; Dense and Exact are gated on them (simt_small_fp32:
 // AnyFlag alone). 16-bit: on small work (dispatch::dense_detect16) one Dense launch, ungated, is
-// the whole call; otherwise the small kernel's structured launch sets them beside its product, as
+// the whole call (sm90_16bit's, sm80_16bit_small's or sm80_16bit's); otherwise the small kernel's structured launch sets them beside its product, as
 // fp32's, and AnyFlag follows, or a scan sets them first (launch_scan_16bit) and all three
 // launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
 // under Structure::Triangular, when its prepass finds more lost elements than its lists hold).
@@ -33,10 +33,10 @@ enum class Path : uint8_t { Structured, Dense, Exact, Fallback, AnyFlag };
 // triangles reaches C's diagonal block; or a sum overflowed). 16-bit, and simt_small_fp32's
 // structured launch: all of A and B are read, the other triangles as above and the triangles for
 // NaN and Inf (kNonFiniteInside), except before sm90_16bit, whose structured launch flags its
-// outputs as fp32's do (kNonFiniteOut): there the scan reads the other triangles alone, and
-// sm80_16bit's dense launch flags its own outputs (kNonFiniteDense: a bit of its own, which only
-// the exact launch reads, so that the word a launch is gated on never changes while it runs: a
-// cluster's blocks must all run or all return). kLostBits: sm90_fp16x3 found more elements its
+// outputs as fp32's do (kNonFiniteOut): there the scan reads the other triangles alone, and the
+// dense launch (sm90_16bit's or sm80_16bit's) flags its own outputs (kNonFiniteDense: a bit of
+// its own, which only the exact launch reads, so that the word a launch is gated on never changes
+// while it runs: a cluster's blocks must all run or all return). kLostBits: sm90_fp16x3 found more elements its
 // fp16 planes cannot hold than it can correct (docs/sm90_fp16x3_plan.md): under Detect the
 // general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
@@ -126,10 +126,10 @@ bool tma_compatible(const Problem& p);
 // shared operand).
 template <typename T>
 bool tma_compatible_16bit(const Problem16<T>& p);
+// sm90_16bit and sm80_16bit: the triangular product (Path::Structured) or, as Structure::Detect's
+// general path, every k with nothing masked (Path::Dense).
 void launch_sm90_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
-// sm80_16bit: the triangular product (Path::Structured) or, as Structure::Detect's general path,
-// every k with nothing masked (Path::Dense).
 void launch_sm80_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream);
 void launch_sm80_16bit_small(const Problem16<half_t>& p, const DeviceInfo& dev, Stream stream);

@@ -353,41 +353,58 @@ TEST(Dispatch16, SmallNTakesTheSmallKernel) {
   EXPECT_STREQ(select16(90, 4096, "sm80_16bit_small").name, "sm80_16bit_small");
 }
 
-// Structure::Detect on small work (batch · n³ up to kDenseDetect16N³, n up to kDenseDetect16MaxN),
-// dispatch's choice, on sm_90: one dense launch alone (sm90_16bit's where TMA can address the
-// operands past kDenseDetect16SmallN or dispatch chose it, the small kernel's within one turn of
-// its band, sm80_16bit's otherwise). Forced kernels keep their own Detect path, and so do other
-// GPUs (their tensor cores' NaN and Inf not checked against the dense product's).
+// Structure::Detect on small work, dispatch's choice, on sm_90: one dense launch alone.
+// sm90_16bit's where TMA can address the operands and n > kDenseDetect16SmallN or dispatch chose
+// sm90_16bit (one problem to kDenseDetect16Sm90MaxN, work to kDenseDetect16Sm90N³); otherwise,
+// for work to kDenseDetect16N³, the small kernel's within one turn of its band, sm80_16bit's
+// beyond. Forced kernels keep their own Detect path, and so do other GPUs (their tensor cores'
+// NaN and Inf not checked against the dense product's).
 TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
-  constexpr int64_t m = kDenseDetect16N, top = kDenseDetect16MaxN;
-  static_assert(top <= m, "one problem's limit within the work's");
-  for (int64_t n : {int64_t(1), int64_t(2), int64_t(64), int64_t(513), int64_t(1024), top})
-    EXPECT_TRUE(dense_detect16(90, n, 1, "")) << n;
-  EXPECT_FALSE(dense_detect16(90, top + 1, 1, ""));
-  EXPECT_FALSE(dense_detect16(90, m, 1, ""));
-  EXPECT_FALSE(dense_detect16(90, 4096, 1, ""));
-  EXPECT_TRUE(dense_detect16(90, m / 2, 8, ""));  // 8 · (m/2)³ = m³
-  EXPECT_FALSE(dense_detect16(90, m / 2, 9, ""));
-  EXPECT_FALSE(dense_detect16(90, int64_t(1) << 20, int64_t(1) << 40, ""));  // no overflow
+  constexpr int64_t small = kDenseDetect16SmallN, top = kDenseDetect16Sm90MaxN;
+  constexpr int64_t m90 = kDenseDetect16Sm90N, m = kDenseDetect16N;
+  static_assert(small < top && top <= m90 && m <= m90, "the rules' limits nest");
+  // The dense kernel for one problem as dispatch chooses it (null: the flags path).
+  auto dense = [](int64_t n, bool tma_ok, int64_t batch = 1) -> std::string {
+    const KernelEntry16* e = dense_detect16(90, n, batch, "",
+                                            select16(90, n, "", tma_ok, 132, batch).name, tma_ok);
+    return e == nullptr ? "" : e->name;
+  };
+  for (int64_t n : {int64_t(1), int64_t(64), small})
+    EXPECT_EQ(dense(n, true), "sm80_16bit_small") << n;
+  for (int64_t n : {small + 1, int64_t(640), int64_t(700), int64_t(1000), int64_t(1500), top})
+    EXPECT_EQ(dense(n, true), "sm90_16bit") << n;
+  EXPECT_EQ(dense(top + 1, true), "");
+  EXPECT_EQ(dense(4096, true), "");
+  // Rows TMA cannot address: sm80_16bit's dense launch, which lost from 1024, only to m.
+  for (int64_t n : {int64_t(1), int64_t(640)}) EXPECT_EQ(dense(n, false), "sm80_16bit_small") << n;
+  for (int64_t n : {int64_t(641), int64_t(700), m}) EXPECT_EQ(dense(n, false), "sm80_16bit") << n;
+  EXPECT_EQ(dense(m + 1, false), "");
+  EXPECT_EQ(dense(1500, false), "");
+  // Batches: the work rule of the kernel that runs.
+  EXPECT_EQ(dense(m90 / 2, true, 8), "sm90_16bit");  // 8 · (m90/2)³ = m90³
+  EXPECT_EQ(dense(m90 / 2, true, 9), "");
+  EXPECT_EQ(dense(m / 2, false, 8), "sm80_16bit");
+  EXPECT_EQ(dense(m / 2, false, 9), "");
+  // A dense kernel's own name as `chosen` gives the same answer (the GPU tests rely on it).
+  for (const char* k : {"sm80_16bit_small", "sm80_16bit", "sm90_16bit"})
+    for (int64_t n : {int64_t(64), int64_t(700), int64_t(1500)})
+      for (const bool tma_ok : {true, false}) {
+        const KernelEntry16* e = dense_detect16(90, n, 1, "", k, tma_ok);
+        if (e != nullptr) {
+          const KernelEntry16* again = dense_detect16(90, n, 1, "", e->name, tma_ok);
+          ASSERT_NE(again, nullptr) << k << " " << n;
+          EXPECT_STREQ(again->name, e->name) << k << " " << n;
+        }
+      }
+  // No overflow in the work test; never forced, never off sm_90, nothing to do is no launch.
+  EXPECT_EQ(dense_detect16(90, top, INT64_MAX, "", "sm90_16bit", true), nullptr);
+  EXPECT_EQ(dense_detect16(90, 1, INT64_MAX, "", "sm80_16bit_small", false), nullptr);
   for (const char* k : {"sm80_16bit", "sm80_16bit_small", "sm90_16bit", "simt_16bit"})
-    EXPECT_FALSE(dense_detect16(90, 64, 1, k)) << k;
-  for (int cc : {80, 86, 89, 100}) EXPECT_FALSE(dense_detect16(cc, 64, 1, "")) << cc;
-  EXPECT_FALSE(dense_detect16(90, 0, 1, ""));
-  EXPECT_FALSE(dense_detect16(90, 64, 0, ""));
-  constexpr int64_t s = kDenseDetect16SmallN;
-  for (const bool tma_ok : {true, false})
-    for (int64_t n : {int64_t(1), int64_t(64), s, s + 1, int64_t(640), int64_t(641), int64_t(700),
-                      int64_t(1000), top}) {
-      const char* want = tma_ok && n > s ? "sm90_16bit"
-                         : n <= 640      ? "sm80_16bit_small"
-                                         : "sm80_16bit";
-      EXPECT_STREQ(dense_detect16_kernel(90, n, select16(90, n, "", tma_ok, 132, 1), tma_ok).name,
-                   want)
-          << n << (tma_ok ? "" : ", rows TMA cannot address");
-    }
-  // Where select16 chose sm90_16bit (a batch at small n, say): its dense launch.
-  EXPECT_STREQ(dense_detect16_kernel(90, 256, select16(90, 256, "sm90_16bit"), true).name,
-               "sm90_16bit");
+    EXPECT_EQ(dense_detect16(90, 64, 1, k, "sm80_16bit_small", true), nullptr) << k;
+  for (int cc : {80, 86, 89, 100})
+    EXPECT_EQ(dense_detect16(cc, 64, 1, "", "sm80_16bit_small", true), nullptr) << cc;
+  EXPECT_EQ(dense_detect16(90, 0, 1, "", "sm80_16bit_small", true), nullptr);
+  EXPECT_EQ(dense_detect16(90, 64, 0, "", "sm80_16bit_small", true), nullptr);
 }
 
 // Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896

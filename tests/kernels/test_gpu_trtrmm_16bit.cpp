@@ -223,15 +223,24 @@ bool flags_outputs16(const std::string& kernel) {
   return false;
 }
 
-// Whether a Structure::Detect call on `kernel` ("" for dispatch's choice) of `batch` problems of
-// order n is one dense launch alone (dispatch::dense_detect16: the small kernel's, sm90_16bit's or
-// sm80_16bit's), which leaves the flag word as it was.
-bool dense_alone16(const std::string& kernel, int64_t n, int64_t batch) {
+// Whether a Structure::Detect call (options o, the operands as given) is one dense launch alone
+// (dispatch::dense_detect16: the small kernel's, sm90_16bit's or sm80_16bit's), which leaves the
+// flag word as it was. The kernel selected_kernel names for the call stands for select16's choice
+// (where the dense launch alone runs, its kernel's own name gives dispatch the same answer).
+template <typename T>
+bool dense_alone16(const Options& o, Fill fill, int64_t n, const T* A, int64_t lda,
+                   int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b, const T* C,
+                   int64_t ldc, int64_t stride_c, int64_t batch) {
   int dev = 0, major = 0, minor = 0;
   EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
   EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
-  return dispatch::dense_detect16(10 * major + minor, n, batch, kernel);
+  const std::string ran = selected_kernel_strided_batched(fill, n, A, lda, stride_a, B, ldb,
+                                                          stride_b, C, ldc, stride_c, batch, o);
+  const kernels::Problem16<T> p{fill,     n,   A,   lda,      stride_a, B,
+                                ldb,      stride_b, const_cast<T*>(C), ldc, stride_c, batch};
+  return dispatch::dense_detect16(10 * major + minor, n, batch, o.kernel, ran,
+                                  kernels::tma_compatible_16bit(p)) != nullptr;
 }
 
 bool needs_tma16(const std::string& kernel) {
@@ -775,7 +784,9 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
       ASSERT_EQ(out[size_t(i * ldc + j)], F::kNaN) << "padding C[" << i << "][" << j << "] written";
   EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
   EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
-  if (dense_alone16(kernel, n, 1)) {
+  if (dense_alone16(o, fill, n, reinterpret_cast<const T*>(dA.get()), lda, 0,
+                    reinterpret_cast<const T*>(dB.get()), ldb, 0,
+                    reinterpret_cast<const T*>(dC.get()), ldc, 0, 1)) {
     EXPECT_TRUE(ran == "sm80_16bit_small" || ran == "sm80_16bit" || ran == "sm90_16bit") << ran;
     EXPECT_EQ(work.download()[0], garbage) << "the dense launch alone wrote the flag word";
     return;
@@ -877,7 +888,9 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
                              reinterpret_cast<const T*>(dB.get()), ld, stride,
                              reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
       TEST_CUDA(cudaGetLastError());
-      if (dense_alone16(kernel, n, batch))
+      if (dense_alone16(o, fill, n, reinterpret_cast<const T*>(dA.get()), ld, 0,
+                        reinterpret_cast<const T*>(dB.get()), ld, stride,
+                        reinterpret_cast<const T*>(dC.get()), ld, stride, batch))
         EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
       else
         EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), kernels::kOutsideB);
@@ -892,20 +905,32 @@ TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
     }
 }
 
-// Batches through dispatch on small work, rows TMA cannot address: one dense launch (the small
-// kernel's for 3 problems of 100; sm80_16bit's for 8 of 448, where the small kernel's blocks
-// overflow a wave) gives every entry its dense product, noise, NaN and Inf included, writes
-// nothing past n in C's rows, and leaves the flag word as it was.
+// Batches through dispatch on small work: one dense launch gives every entry its dense product,
+// noise, NaN and Inf included, writes nothing past n in C's rows, and leaves the flag word as it
+// was. Rows TMA cannot address: the small kernel's for 3 problems of 100, sm80_16bit's for 8 of
+// 448 (the small kernel's blocks overflow a wave); rows it can: sm90_16bit's for 2 of 700 with a
+// shared A (stride 0) and for 8 of 1024 (2048³ of work).
 TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
   using T = F::T;
-  for (const auto& [n, batch] : {std::pair<int64_t, int64_t>{100, 3}, {448, 8}})
+  struct Case {
+    int64_t n, batch;
+    bool tma, shared_a;
+    const char* want;  // the dense kernel, on sm_90
+  };
+  for (const Case& c : {Case{100, 3, false, false, "sm80_16bit_small"},
+                        Case{448, 8, false, false, "sm80_16bit"},
+                        Case{700, 2, true, true, "sm90_16bit"},
+                        Case{1024, 8, true, false, "sm90_16bit"}})
     for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
       for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+        const int64_t n = c.n, batch = c.batch;
+        if (n > test::max_n()) continue;
         SCOPED_TRACE(std::string(test::name(kind)) + " " + to_string(fill) + " n " +
                      std::to_string(n) + " batch " + std::to_string(batch));
-        const int64_t ld = n + 3, stride = n * ld;
+        const int64_t ld = c.tma ? (n + 7) / 8 * 8 + 8 : n + 3, stride = n * ld;
+        const int64_t stride_a = c.shared_a ? 0 : stride;
         const bool exact = kind != test::Kind::Noisy;
         const auto gen = exact ? std::function<double()>(test::integers(rng_))
                                : std::function<double()>(test::uniform(rng_));
@@ -913,22 +938,33 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
         for (int64_t e = 0; e < batch; ++e) {
           const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
           const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
-          A.insert(A.end(), a.begin(), a.end());
+          if (e == 0 || !c.shared_a) A.insert(A.end(), a.begin(), a.end());
           B.insert(B.end(), b.begin(), b.end());
         }
         DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
         DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
         const Options o = detect_options16("", work);
-        trtrmm_strided_batched(fill, n, reinterpret_cast<const T*>(dA.get()), ld, stride,
-                               reinterpret_cast<const T*>(dB.get()), ld, stride,
-                               reinterpret_cast<T*>(dC.get()), ld, stride, batch, nullptr, o);
+        const T* a = reinterpret_cast<const T*>(dA.get());
+        const T* b = reinterpret_cast<const T*>(dB.get());
+        T* cc = reinterpret_cast<T*>(dC.get());
+        const bool alone =
+            dense_alone16(o, fill, n, a, ld, stride_a, b, ld, stride, cc, ld, stride, batch);
+        if (runs_here16<F>("sm90_16bit")) {
+          EXPECT_TRUE(alone);
+          EXPECT_STREQ(selected_kernel_strided_batched(fill, n, a, ld, stride_a, b, ld, stride, cc,
+                                                       ld, stride, batch, o),
+                       c.want);
+        }
+        trtrmm_strided_batched(fill, n, a, ld, stride_a, b, ld, stride, cc, ld, stride, batch,
+                               nullptr, o);
         TEST_CUDA(cudaGetLastError());
-        if (dense_alone16("", n, batch)) EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
+        if (alone) EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
         const Bits out = dC.download();
         const auto Af = to_float<F>(A), Bf = to_float<F>(B);
         for (int64_t e = 0; e < batch; ++e) {
           SCOPED_TRACE("entry " + std::to_string(e));
-          const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
+          const std::vector<float> Ae(Af.begin() + e * stride_a,
+                                      Af.begin() + e * stride_a + stride);
           const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
           const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
           const uint16_t* Ce = out.data() + e * stride;
@@ -945,14 +981,14 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
       }
 }
 
-// sm90_16bit's dense launch (Path::Dense, ungated: Structure::Detect's one launch where dispatch
-// takes sm90_16bit on small work) called directly, off the tile grid and batched: every entry is
-// its dense product's triangle, noise, NaN and Inf included (every k of the operands as they
-// are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
+// sm90_16bit's dense launch (Path::Dense) called directly, off the tile grid, batched, one wave
+// of units and more (1920: 120 units, 1024 x 2: 72 with splits, 1500: 78), both types: every
+// entry is its dense product's triangle, noise, NaN and Inf included (every k of the operands as
+// they are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
+// Ungated (Structure::Detect's one launch on small work), then gated on a word that says "not
+// triangular": the same C, and the word gains kNonFiniteDense alone, where C holds a NaN or Inf.
 TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
   SCOPED_TRACE(test::seed_note(seed_));
-  using F = Bf16;
-  using T = F::T;
   using namespace kernels;
   int dev = 0, major = 0, minor = 0, sms = 0;
   TEST_CUDA(cudaGetDevice(&dev));
@@ -961,58 +997,91 @@ TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
   TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   if (10 * major + minor != 90) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   const DeviceInfo info{dev, 10 * major + minor, sms};
-  for (const auto& [n, batch] :
-       {std::pair<int64_t, int64_t>{1, 1}, {17, 3}, {129, 1}, {300, 2}, {1000, 1}})
-    for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
-      for (const Fill fill : {Fill::Upper, Fill::Lower}) {
-        SCOPED_TRACE(std::string(test::name(kind)) + " " + to_string(fill) + " n " +
-                     std::to_string(n) + " batch " + std::to_string(batch));
-        const int64_t ld = (n + 7) / 8 * 8 + 8, stride = n * ld;  // rows TMA can address
-        const bool exact = kind != test::Kind::Noisy;
-        const auto gen = exact ? std::function<double()>(test::integers(rng_))
-                               : std::function<double()>(test::uniform(rng_));
-        Bits A, B;
-        for (int64_t e = 0; e < batch; ++e) {
-          const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
-          const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
-          A.insert(A.end(), a.begin(), a.end());
-          B.insert(B.end(), b.begin(), b.end());
-        }
-        DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
-        Problem16<T> p{};
-        p.fill = fill;
-        p.n = n;
-        p.A = reinterpret_cast<const T*>(dA.get());
-        p.B = reinterpret_cast<const T*>(dB.get());
-        p.C = reinterpret_cast<T*>(dC.get());
-        p.lda = p.ldb = p.ldc = ld;
-        p.stride_a = p.stride_b = p.stride_c = stride;
-        p.batch = batch;
-        p.path = Path::Dense;
-        ASSERT_TRUE(tma_compatible_16bit(p));
-        launch_sm90_16bit(p, info, nullptr);
-        TEST_CUDA(cudaGetLastError());
-        const Bits out = dC.download();
-        const auto Af = to_float<F>(A), Bf = to_float<F>(B);
-        for (int64_t e = 0; e < batch; ++e) {
-          SCOPED_TRACE("entry " + std::to_string(e));
-          const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
-          const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
-          const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
-          const uint16_t* Ce = out.data() + e * stride;
-          if (exact) {
-            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
-          } else {
-            const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
-            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
+  for (const Type t : {Type::Bf16, Type::Fp16})
+    with_type(t, [&](auto f) {
+      using F = decltype(f);
+      using T = typename F::T;
+      for (const auto& [n, batch] : {std::pair<int64_t, int64_t>{1, 1},
+                                     {17, 3},
+                                     {129, 1},
+                                     {300, 2},
+                                     {1000, 1},
+                                     {1024, 2},
+                                     {1500, 1},
+                                     {1920, 1}}) {
+        if (n > test::max_n()) continue;
+        for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
+          for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+            SCOPED_TRACE(std::string(F::kName) + " " + test::name(kind) + " " + to_string(fill) +
+                         " n " + std::to_string(n) + " batch " + std::to_string(batch));
+            const int64_t ld = (n + 7) / 8 * 8 + 8, stride = n * ld;  // rows TMA can address
+            const bool exact = kind != test::Kind::Noisy;
+            const auto gen = exact ? std::function<double()>(test::integers(rng_))
+                                   : std::function<double()>(test::uniform(rng_));
+            Bits A, B;
+            for (int64_t e = 0; e < batch; ++e) {
+              const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
+              const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
+              A.insert(A.end(), a.begin(), a.end());
+              B.insert(B.end(), b.begin(), b.end());
+            }
+            DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
+            DeviceBuffer<uint32_t> gate(std::vector<uint32_t>(1, kOutsideA));
+            Problem16<T> p{};
+            p.fill = fill;
+            p.n = n;
+            p.A = reinterpret_cast<const T*>(dA.get());
+            p.B = reinterpret_cast<const T*>(dB.get());
+            p.C = reinterpret_cast<T*>(dC.get());
+            p.lda = p.ldb = p.ldc = ld;
+            p.stride_a = p.stride_b = p.stride_c = stride;
+            p.batch = batch;
+            p.path = Path::Dense;
+            ASSERT_TRUE(tma_compatible_16bit(p));
+            const auto Af = to_float<F>(A), Bf = to_float<F>(B);
+            bool nonfinite = false;  // anywhere in the reference's triangles
+            for (const bool gated : {false, true}) {
+              SCOPED_TRACE(gated ? "gated" : "ungated");
+              if (gated) {
+                TEST_CUDA(cudaMemset(dC.get(), 0xFF, size_t(batch * stride) * sizeof(uint16_t)));
+                p.gate = gate.get();
+              }
+              launch_sm90_16bit(p, info, nullptr);
+              TEST_CUDA(cudaGetLastError());
+              const Bits out = dC.download();
+              for (int64_t e = 0; e < batch; ++e) {
+                SCOPED_TRACE("entry " + std::to_string(e));
+                const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
+                const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
+                const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
+                for (int64_t i = 0; i < n; ++i)
+                  for (int64_t j = 0; j < n; ++j)
+                    nonfinite |=
+                        test::in_triangle(fill, i, j) && !std::isfinite(ref[size_t(i * n + j)]);
+                const uint16_t* Ce = out.data() + e * stride;
+                if (exact) {
+                  EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
+                } else {
+                  const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
+                  EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
+                }
+                for (int64_t i = 0; i < n; ++i)
+                  for (int64_t j = n; j < ld; ++j)
+                    ASSERT_EQ(Ce[i * ld + j], gated ? 0xFFFF : F::kNaN)
+                        << "padding C[" << i << "][" << j << "] written";
+              }
+            }
+            // (kNonFiniteDense may also come from sums never stored, past n or across a
+            // diagonal tile: a needless exact launch, never a wrong C.)
+            const uint32_t word = gate.download()[0];
+            EXPECT_EQ(word & ~kNonFiniteDense, kOutsideA);
+            if (nonfinite) EXPECT_EQ(word, kOutsideA | kNonFiniteDense);
+            if (kind == test::Kind::Noisy) EXPECT_EQ(word, kOutsideA);
+            EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+            EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
           }
-          for (int64_t i = 0; i < n; ++i)
-            for (int64_t j = n; j < ld; ++j)
-              ASSERT_EQ(Ce[i * ld + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
-        }
-        EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
-        EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
       }
+    });
 }
 
 // Each launch of 16-bit Detect's sequence, called directly with a preset flag word, computes
@@ -1164,7 +1233,9 @@ TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
                 want = outside ? kernels::kNonFiniteOutside | other : kernels::kNonFiniteInside;
               else if (outside && v != 0.0)
                 want = other;
-              if (dense_alone16(kernel, n, 1))
+              if (dense_alone16(o, fill, n, reinterpret_cast<const T*>(dA.get()) + offset, ld, 0,
+                                reinterpret_cast<const T*>(dB.get()) + offset, ld, 0,
+                                reinterpret_cast<const T*>(dC.get()) + offset, ld, 0, 1))
                 EXPECT_EQ(work.download()[0], 0xDEADBEEFu);
               else
                 EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want);
@@ -1178,52 +1249,64 @@ TEST_F(GpuDetect16Pinned, OneValueAnywhereIsFoundExactly) {
 
 // Before sm90_16bit the scan reads the other triangles alone; the structured launch flags its own
 // outputs that are not finite, and the dense launch its own. Rows TMA can address (the head of a
-// Lower row's other triangle, column i + 1, off a 16-byte boundary), sm90_16bit forced: one value
-// in A's or B's other triangle at a row's first or last such column (the scan's flag alone); an
-// Inf on the diagonal (the structured launch's kNonFiniteOut, the exact launch's C); that Inf
-// with a nonzero outside too (the dense launch's kNonFiniteDense, then the exact launch).
+// Lower row's other triangle, column i + 1, off a 16-byte boundary), sm90_16bit forced, both
+// types: one value in A's or B's other triangle at a row's first or last such column (the scan's
+// flag alone; +Inf, -Inf, NaN or a NaN with its sign bit set there: kNonFiniteOutside too, then
+// the exact launch); an Inf on the diagonal (the structured launch's kNonFiniteOut, the exact
+// launch's C); that Inf with a nonzero outside too (the dense launch's kNonFiniteDense, then the
+// exact launch).
 TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
   SCOPED_TRACE(test::seed_note(seed_));
-  using F = Bf16;
-  using T = F::T;
-  if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   const double inf = std::numeric_limits<double>::infinity();
-  for (const int64_t n : {37, 300})
-    for (const Fill fill : {Fill::Upper, Fill::Lower})
-      for (const bool in_b : {false, true}) {
-        const int64_t ld = (n + 7) / 8 * 8 + 8, r = n / 2;
-        const int64_t first = fill == Fill::Upper ? 0 : r + 1,
-                      last = fill == Fill::Upper ? r - 1 : n - 1;
-        struct Plant {
-          int64_t col;  // in row r of the planted operand (-1: none)
-          double value;
-          bool inf_diag;  // also an Inf at (r, r) of the other operand
-          uint32_t want;  // the flags, kOutsideA standing for the planted operand's bit
-        };
-        const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
-        for (const Plant& plant : {Plant{first, 3.0, false, other}, Plant{last, -2.0, false, other},
-                                   Plant{-1, 0.0, true, kernels::kNonFiniteOut},
-                                   Plant{last, 5.0, true, other | kernels::kNonFiniteDense}}) {
-          SCOPED_TRACE("n " + std::to_string(n) + " " + to_string(fill) + (in_b ? " B(" : " A(") +
-                       std::to_string(r) + ", " + std::to_string(plant.col) + ") = " +
-                       std::to_string(plant.value) + (plant.inf_diag ? ", Inf on a diagonal" : ""));
-          const auto gen = test::integers(rng_);
-          Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-          Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-          if (plant.col >= 0) (in_b ? B : A)[size_t(r * ld + plant.col)] = F::from(plant.value);
-          if (plant.inf_diag) (in_b ? A : B)[size_t(r * ld + r)] = F::from(inf);
-          DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
-          DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-          const Options o = detect_options16("sm90_16bit", work);
-          trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
-                 reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld,
-                 nullptr, o);
-          TEST_CUDA(cudaGetLastError());
-          EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), plant.want);
-          const auto ref = dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
-          EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
-        }
-      }
+  for (const Type t : {Type::Bf16, Type::Fp16})
+    with_type(t, [&](auto f) {
+      using F = decltype(f);
+      using T = typename F::T;
+      if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
+      for (const int64_t n : {37, 300})
+        for (const Fill fill : {Fill::Upper, Fill::Lower})
+          for (const bool in_b : {false, true}) {
+            const int64_t ld = (n + 7) / 8 * 8 + 8, r = n / 2;
+            const int64_t first = fill == Fill::Upper ? 0 : r + 1,
+                          last = fill == Fill::Upper ? r - 1 : n - 1;
+            struct Plant {
+              int64_t col;    // in row r of the planted operand (-1: none)
+              uint16_t bits;  // the planted value
+              bool inf_diag;  // also an Inf at (r, r) of the other operand
+              uint32_t want;  // the flags, kOutsideA standing for the planted operand's bit
+            };
+            const uint32_t other = in_b ? kernels::kOutsideB : kernels::kOutsideA;
+            const uint32_t bad = other | kernels::kNonFiniteOutside;
+            const uint16_t neg_nan = uint16_t(F::kNaN | 0x8000u);
+            for (const Plant& plant :
+                 {Plant{first, F::from(3.0), false, other}, Plant{last, F::from(-2.0), false, other},
+                  Plant{-1, 0, true, kernels::kNonFiniteOut},
+                  Plant{last, F::from(5.0), true, other | kernels::kNonFiniteDense},
+                  Plant{first, F::from(inf), false, bad}, Plant{last, F::from(-inf), false, bad},
+                  Plant{first, F::kNaN, false, bad}, Plant{last, neg_nan, false, bad}}) {
+              SCOPED_TRACE(std::string(F::kName) + " n " + std::to_string(n) + " " +
+                           to_string(fill) + (in_b ? " B(" : " A(") + std::to_string(r) + ", " +
+                           std::to_string(plant.col) + ") = bits " + std::to_string(plant.bits) +
+                           (plant.inf_diag ? ", Inf on a diagonal" : ""));
+              const auto gen = test::integers(rng_);
+              Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+              Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+              if (plant.col >= 0) (in_b ? B : A)[size_t(r * ld + plant.col)] = plant.bits;
+              if (plant.inf_diag) (in_b ? A : B)[size_t(r * ld + r)] = F::from(inf);
+              DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
+              DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+              const Options o = detect_options16("sm90_16bit", work);
+              trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
+                     reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld,
+                     nullptr, o);
+              TEST_CUDA(cudaGetLastError());
+              EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), plant.want);
+              const auto ref =
+                  dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
+              EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
+            }
+          }
+    });
 }
 
 // The same flags from sm90_16bit's cluster pairs (one problem, config::kSm90Bf16PairMinN to

@@ -39,9 +39,11 @@
 // ~1400 on 132 SMs), the longest band bounds the time; there a cluster of 2 to 4 blocks shares
 // each unit's band (kSplit), and their fp32 sums meet in shared memory before C is rounded once
 // (split_push / split_store below).
-// Path::Dense (Structure::Detect's dense launch; alone, ungated, on small work): a dense schedule,
-// every unit's band all of k, nothing masked but C's other triangle: the dense product's triangle
-// whatever A and B hold.
+// Path::Dense (Structure::Detect's dense launch: alone and ungated on small work, else gated after
+// this kernel's structured launch): a dense schedule, every unit's band all of k, nothing masked
+// but C's other triangle: the dense product's triangle whatever A and B hold. (Its non-finite flag
+// also sees sums it never stores, past n or across a diagonal tile: a needless exact launch at
+// worst, as sm80_16bit's.)
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -957,13 +959,16 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
                          int64_t(grid.x) * grid.y, slots, (p.n + kStep - 1) / kStep,
                          config::kSm90Bf16Split, dev, kThreads, smem, kMaxSplitRanks);
                    }
+                   // Structure::Detect's gated dense launch: a programmatic dependent of the
+                   // structured launch, as sm80_16bit's (its blocks wait in gated_off).
+                   const bool dependent = detect_dependent(p.gate, p.path, dev.cc);
                    if (ranks == 1) {
-                     kernel<<<grid, kThreads, smem, stream>>>(map_a, map_b, map_c, p, s, b0,
-                                                              order);
+                     launch_maybe_dependent(dependent, kernel, grid, dim3(kThreads), smem, stream,
+                                            map_a, map_b, map_c, p, s, b0, order);
                      return;
                    }
                    const ClusterLaunch cl(dim3(grid.x * unsigned(ranks), grid.y), kThreads, smem,
-                                          ranks, stream);
+                                          ranks, stream, dependent);
                    TRIMM_CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, split_kernel, map_a, map_b, map_c,
                                                        p, s, b0, order));
                  },
