@@ -15,13 +15,13 @@ namespace trimm::kernels {
 // cannot give the NaN of 0·Inf outside its band). Under Structure::Detect, fp32: the structured
 // launch always runs and sets the flags below; Dense and Exact are gated on them (simt_small_fp32:
 // AnyFlag alone). 16-bit: on small work (dispatch::dense_detect16) one Dense launch, ungated, is
-// the whole call (sm90_16bit's, sm80_16bit_small's or sm80_16bit's); otherwise the small kernel's structured launch sets them beside its product, as
-// fp32's, and AnyFlag follows, or a scan sets them first (launch_scan_16bit) and all three
-// launches are gated. Fallback: the triangular product again, gated on kLostBits (sm90_fp16x3
-// under Structure::Triangular, when its prepass finds more lost elements than its lists hold).
-// AnyFlag: Exact's computation, gated on any flag at all: the one launch after a structured
-// launch that flags beside its product (the small kernels), serving the general and the exact
-// needs alike.
+// the whole call (sm90_16bit's, sm80_16bit_small's or sm80_16bit's); otherwise the small kernel's
+// structured launch sets them beside its product, as fp32's, and AnyFlag follows, or a scan sets
+// them first (launch_scan_16bit) and all three launches are gated. Fallback: the triangular product
+// again, gated on kLostBits (sm90_fp16x3 under Structure::Triangular, when its prepass finds more
+// lost elements than its lists hold). AnyFlag: Exact's computation, gated on any flag at all: the
+// one launch after a structured launch that flags beside its product (the small kernels), serving
+// the general and the exact needs alike.
 enum class Path : uint8_t { Structured, Dense, Exact, Fallback, AnyFlag };
 
 // Structure::Detect's flags, ORed into *gate (zeroed before the first launch, or tagged with the
@@ -36,9 +36,9 @@ enum class Path : uint8_t { Structured, Dense, Exact, Fallback, AnyFlag };
 // outputs as fp32's do (kNonFiniteOut): there the scan reads the other triangles alone, and the
 // dense launch (sm90_16bit's or sm80_16bit's) flags its own outputs (kNonFiniteDense: a bit of
 // its own, which only the exact launch reads, so that the word a launch is gated on never changes
-// while it runs: a cluster's blocks must all run or all return). kLostBits: sm90_fp16x3 found more elements its
-// fp16 planes cannot hold than it can correct (docs/sm90_fp16x3_plan.md): under Detect the
-// general launch recomputes, as for kOutside*.
+// while it runs: a cluster's blocks must all run or all return). kLostBits: sm90_fp16x3 found more
+// elements its fp16 planes cannot hold than it can correct (docs/sm90_fp16x3_plan.md): under Detect
+// the general launch recomputes, as for kOutside*.
 constexpr uint32_t kOutsideA = 1u, kOutsideB = 2u, kNonFiniteOutside = 4u, kNonFiniteOut = 8u,
                    kNonFiniteInside = 16u, kLostBits = 32u, kNonFiniteDense = 64u;
 

@@ -365,8 +365,8 @@ TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   static_assert(small < top && top <= m90 && m <= m90, "the rules' limits nest");
   // The dense kernel for one problem as dispatch chooses it (null: the flags path).
   auto dense = [](int64_t n, bool tma_ok, int64_t batch = 1) -> std::string {
-    const KernelEntry16* e = dense_detect16(90, n, batch, "",
-                                            select16(90, n, "", tma_ok, 132, batch).name, tma_ok);
+    const KernelEntry16* e =
+        dense_detect16(90, n, batch, "", select16(90, n, "", tma_ok, 132, batch).name, tma_ok);
     return e == nullptr ? "" : e->name;
   };
   for (int64_t n : {int64_t(1), int64_t(64), small})

@@ -237,8 +237,8 @@ bool dense_alone16(const Options& o, Fill fill, int64_t n, const T* A, int64_t l
   EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
   const std::string ran = selected_kernel_strided_batched(fill, n, A, lda, stride_a, B, ldb,
                                                           stride_b, C, ldc, stride_c, batch, o);
-  const kernels::Problem16<T> p{fill,     n,   A,   lda,      stride_a, B,
-                                ldb,      stride_b, const_cast<T*>(C), ldc, stride_c, batch};
+  const kernels::Problem16<T> p{
+      fill, n, A, lda, stride_a, B, ldb, stride_b, const_cast<T*>(C), ldc, stride_c, batch};
   return dispatch::dense_detect16(10 * major + minor, n, batch, o.kernel, ran,
                                   kernels::tma_compatible_16bit(p)) != nullptr;
 }
@@ -919,10 +919,9 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
     bool tma, shared_a;
     const char* want;  // the dense kernel, on sm_90
   };
-  for (const Case& c : {Case{100, 3, false, false, "sm80_16bit_small"},
-                        Case{448, 8, false, false, "sm80_16bit"},
-                        Case{700, 2, true, true, "sm90_16bit"},
-                        Case{1024, 8, true, false, "sm90_16bit"}})
+  for (const Case& c :
+       {Case{100, 3, false, false, "sm80_16bit_small"}, Case{448, 8, false, false, "sm80_16bit"},
+        Case{700, 2, true, true, "sm90_16bit"}, Case{1024, 8, true, false, "sm90_16bit"}})
     for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
       for (const Fill fill : {Fill::Upper, Fill::Lower}) {
         const int64_t n = c.n, batch = c.batch;
@@ -1279,7 +1278,8 @@ TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
             const uint32_t bad = other | kernels::kNonFiniteOutside;
             const uint16_t neg_nan = uint16_t(F::kNaN | 0x8000u);
             for (const Plant& plant :
-                 {Plant{first, F::from(3.0), false, other}, Plant{last, F::from(-2.0), false, other},
+                 {Plant{first, F::from(3.0), false, other},
+                  Plant{last, F::from(-2.0), false, other},
                   Plant{-1, 0, true, kernels::kNonFiniteOut},
                   Plant{last, F::from(5.0), true, other | kernels::kNonFiniteDense},
                   Plant{first, F::from(inf), false, bad}, Plant{last, F::from(-inf), false, bad},
