@@ -306,9 +306,9 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
 
   // Structure::Detect past the small work above, no host sync: the chosen kernel where A and B
   // are triangular and finite; a dense launch over every k where they are finite but not
-  // triangular (sm90_16bit's dense mode where that is the chosen kernel, else sm80_16bit's);
-  // simt_16bit over every k in plain fp32 where anything is not finite (NaN and Inf where the
-  // dense product puts them). The last two are gated on the flags (their blocks
+  // triangular (the chosen kernel's where it has one, KernelEntry16::gated_dense, else
+  // sm80_16bit's); simt_16bit over every k in plain fp32 where anything is not finite (NaN and
+  // Inf where the dense product puts them). The last two are gated on the flags (their blocks
   // return at once where they do not apply). A kernel that scans (the small one) runs first
   // whatever the inputs and flags A and B beside its product, in a word tagged with the call's
   // epoch, and one launch follows: simt_16bit over every k where anything at all was flagged (at
@@ -325,9 +325,8 @@ void run16(const char* api, Fill fill, int64_t n, const T* A, int64_t lda, int64
   kernels::launch_scan_16bit(p, dev, stream, /*outside_only=*/k.flags_outputs);
   launch16(k, p, dev, stream);
   p.path = kernels::Path::Dense;
-  // sm90_16bit's dense mode where it is the structured kernel (TMA can address the operands).
-  if (std::string(k.name) == "sm90_16bit")
-    kernels::launch_sm90_16bit(p, dev, stream);
+  if (k.gated_dense)
+    launch16(k, p, dev, stream);
   else
     kernels::launch_sm80_16bit(p, dev, stream);
   p.path = kernels::Path::Exact;

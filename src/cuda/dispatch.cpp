@@ -164,11 +164,12 @@ const KernelEntry16 kTable16[] = {
      kernels::launch_sm90_16bit,
      "bf16/fp16 data on wgmma m64n128k16 (both operands from shared memory), fp32 sums, TMA ring "
      "+ 2 consumer warpgroups, 128x128 tiles",
-     /*scans=*/false, /*flags_outputs=*/true},
+     /*scans=*/false, /*flags_outputs=*/true, /*gated_dense=*/true},
     {"sm80_16bit", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit,
      kernels::launch_sm80_16bit,
      "bf16/fp16 data on mma.sync m16n8k16, fp32 sums, any alignment: 128x128 tiles, a cp.async "
-     "ring for 16-byte rows and n <= 1024, register-staged otherwise"},
+     "ring for 16-byte rows and n <= 1024, register-staged otherwise",
+     /*scans=*/false, /*flags_outputs=*/false, /*gated_dense=*/true},
     // Chosen by the small-n rule (small16_wins) before the walk, which sm80_16bit ends first.
     {"sm80_16bit_small", 80, kAnyCc, true, false, 0, kernels::launch_sm80_16bit_small,
      kernels::launch_sm80_16bit_small,

@@ -103,6 +103,10 @@ struct KernelEntry16 {
   // Structure::Detect: its structured launch flags its outputs that are not finite
   // (kNonFiniteOut), so the scan before it reads only A's and B's other triangles.
   bool flags_outputs = false;
+  // Structure::Detect: its launch also takes Path::Dense gated on the flags (every k, its own
+  // non-finite outputs flagged kNonFiniteDense), the general launch after its structured one;
+  // after a kernel without it, sm80_16bit's.
+  bool gated_dense = false;
 };
 
 const KernelEntry16* table16_begin();

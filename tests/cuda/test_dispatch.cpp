@@ -407,6 +407,16 @@ TEST(Dispatch16, DetectOnSmallWorkIsOneDenseLaunch) {
   EXPECT_EQ(dense_detect16(90, 64, 0, "", "sm80_16bit_small", true), nullptr);
 }
 
+// The flags path's general launch after the structured one: the kernel's own dense launch where it
+// takes one gated (sm90_16bit, sm80_16bit), else sm80_16bit's. The small kernel's dense mode is
+// ungated only (it scans beside its product instead), and simt_16bit has none.
+TEST(Dispatch16, GatedDenseLaunchesAreTheTensorCoreKernels) {
+  for (const KernelEntry16* e = table16_begin(); e != table16_end(); ++e) {
+    const std::string name = e->name;
+    EXPECT_EQ(e->gated_dense, name == "sm90_16bit" || name == "sm80_16bit") << name;
+  }
+}
+
 // Data on sm_90 where sm80_16bit's cluster split takes one wave of at least 4 ranks (n = 225…896
 // on 132 SMs, one problem) and the small kernel does not (833…896): sm80_16bit where TMA cannot
 // address the operands, sm90_16bit (its own split) where it can (sessions 13, 16); elsewhere
