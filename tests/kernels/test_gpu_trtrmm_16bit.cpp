@@ -718,6 +718,28 @@ std::vector<double> dense_reference(Fill fill, int64_t n, std::vector<float> a, 
   return d.download();
 }
 
+// One problem of a Detect call: its C (rows of ldc) against the dense product of its operands
+// (floats, rows of lda and ldb), exactly on integer inputs (`exact`), else within the bound of the
+// product of their magnitudes; C's padding past column n still `pad`. Returns the reference.
+template <class F>
+std::vector<double> check_dense_product(Fill fill, int64_t n, const std::vector<float>& A,
+                                        int64_t lda, const std::vector<float>& B, int64_t ldb,
+                                        const uint16_t* C, int64_t ldc, bool exact, uint16_t pad) {
+  const auto ref = dense_reference(fill, n, A, lda, B, ldb, false);
+  if (exact) {
+    EXPECT_TRUE(matches_dense16<F>(fill, n, C, ldc, ref, nullptr));
+  } else {
+    const auto mag = dense_reference(fill, n, A, lda, B, ldb, true);
+    EXPECT_TRUE(matches_dense16<F>(fill, n, C, ldc, ref, &mag));
+  }
+  int64_t written = 0, first_i = -1, first_j = -1;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = n; j < ldc; ++j)
+      if (C[i * ldc + j] != pad && written++ == 0) first_i = i, first_j = j;
+  EXPECT_EQ(written, 0) << "padding written, first at C[" << first_i << "][" << first_j << "]";
+  return ref;
+}
+
 // A test::make operand (test_util.hpp: the other triangle zero, noisy or dense, NaN and Inf
 // planted) rounded to the type.
 template <class F>
@@ -772,16 +794,8 @@ void check_detect(const std::string& kernel, test::Kind kind, Fill fill, int64_t
   TEST_CUDA(cudaGetLastError());
   const Bits out = dC.download();
 
-  const auto ref = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, false);
-  if (exact) {
-    EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, nullptr));
-  } else {
-    const auto mag = dense_reference(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, true);
-    EXPECT_TRUE(matches_dense16<F>(fill, n, out.data(), ldc, ref, &mag));
-  }
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = n; j < ldc; ++j)
-      ASSERT_EQ(out[size_t(i * ldc + j)], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+  check_dense_product<F>(fill, n, to_float<F>(A), lda, to_float<F>(B), ldb, out.data(), ldc, exact,
+                         F::kNaN);
   EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
   EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
   if (dense_alone16(o, fill, n, reinterpret_cast<const T*>(dA.get()), lda, 0,
@@ -965,17 +979,8 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
           const std::vector<float> Ae(Af.begin() + e * stride_a,
                                       Af.begin() + e * stride_a + stride);
           const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
-          const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
-          const uint16_t* Ce = out.data() + e * stride;
-          if (exact) {
-            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
-          } else {
-            const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
-            EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
-          }
-          for (int64_t i = 0; i < n; ++i)
-            for (int64_t j = n; j < ld; ++j)
-              ASSERT_EQ(Ce[i * ld + j], F::kNaN) << "padding C[" << i << "][" << j << "] written";
+          check_dense_product<F>(fill, n, Ae, ld, Be, ld, out.data() + e * stride, ld, exact,
+                                 F::kNaN);
         }
       }
 }
@@ -1052,22 +1057,13 @@ TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
                 SCOPED_TRACE("entry " + std::to_string(e));
                 const std::vector<float> Ae(Af.begin() + e * stride, Af.begin() + (e + 1) * stride);
                 const std::vector<float> Be(Bf.begin() + e * stride, Bf.begin() + (e + 1) * stride);
-                const auto ref = dense_reference(fill, n, Ae, ld, Be, ld, false);
+                const auto ref =
+                    check_dense_product<F>(fill, n, Ae, ld, Be, ld, out.data() + e * stride, ld,
+                                           exact, gated ? 0xFFFF : F::kNaN);
                 for (int64_t i = 0; i < n; ++i)
                   for (int64_t j = 0; j < n; ++j)
                     nonfinite |=
                         test::in_triangle(fill, i, j) && !std::isfinite(ref[size_t(i * n + j)]);
-                const uint16_t* Ce = out.data() + e * stride;
-                if (exact) {
-                  EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, nullptr));
-                } else {
-                  const auto mag = dense_reference(fill, n, Ae, ld, Be, ld, true);
-                  EXPECT_TRUE(matches_dense16<F>(fill, n, Ce, ld, ref, &mag));
-                }
-                for (int64_t i = 0; i < n; ++i)
-                  for (int64_t j = n; j < ld; ++j)
-                    ASSERT_EQ(Ce[i * ld + j], gated ? 0xFFFF : F::kNaN)
-                        << "padding C[" << i << "][" << j << "] written";
               }
             }
             // (kNonFiniteDense may also come from sums never stored, past n or across a
