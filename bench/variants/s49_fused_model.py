@@ -51,7 +51,7 @@ def run(n=4096, T=128, blocks=132, P=46.5, Tc=25.0, policy="need", overhead=2.0,
     return mk, conv_end, stall / blocks, len(tasks)
 
 
-for P in (46.5, 53.0):
+for P in (46.5, 53.0, 58.0):
     for Tc in (15, 20, 25, 30, 35, 40):
         for pol in ("need", "k"):
             mk, ce, st, nt = run(P=P, Tc=Tc, policy=pol)

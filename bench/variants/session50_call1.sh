@@ -13,9 +13,10 @@
 #    64 MiB is A's and B's upper triangles at n = 4096 in fp32; the product still reads its own
 #    bf16 inputs from DRAM (33.5 MB the fused kernel would find in L2), so this overstates DRAM.
 #    Predicted (bf16 4096, ms): main 6 stages 0.0488-0.0495; probe 0 MiB +0-0.001 (5 stages);
-#    32 MiB +0.004-0.005; 64 MiB +0.007-0.010 if the conversion costs only its share of the
-#    SMs' intake (~35 B/cycle/SM: 67 MB / 9 TB/s = 7.4 us), +0.015-0.025 if DRAM or the
-#    product's L2 misses make it serial; 128 MiB twice the 64 MiB increment if bandwidth-bound.
+#    32 MiB +0.004-0.005; 64 MiB +0.0085 (0.057) if the conversion costs only its share of
+#    the SMs' intake (session 43: the product's 2.97 MB an SM in ~48 us is the ~60 GB/s cap;
+#    64 MiB adds 0.51 MB an SM), +0.015-0.025 if DRAM or the product's L2 misses make it
+#    serial; 128 MiB twice the 64 MiB increment if bandwidth-bound.
 #    Verdict rule: 64 MiB at <= 0.060 at 4096 keeps the fused tf32 design alive (its budget:
 #    ~0.057-0.065 plus promotion), >= 0.070 kills it.
 # 3. sm90_16bit under Detect +6 us over its own call at 4096 (session 48): ncu's SOL and memory
