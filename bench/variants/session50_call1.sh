@@ -17,6 +17,8 @@
 #    the SMs' intake (session 43: the product's 2.97 MB an SM in ~48 us is the ~60 GB/s cap;
 #    64 MiB adds 0.51 MB an SM), +0.015-0.025 if DRAM or the product's L2 misses make it
 #    serial; 128 MiB twice the 64 MiB increment if bandwidth-bound.
+#    (2048 takes the unpaired kernel, whose helper warps 10-11 convert too, unless it is a
+#    cluster-split launch, which skips the conversion: compare 2048 with caution.)
 #    Verdict rule: 64 MiB at <= 0.060 at 4096 keeps the fused tf32 design alive (its budget:
 #    ~0.057-0.065 plus promotion), >= 0.070 kills it.
 # 3. sm90_16bit under Detect +6 us over its own call at 4096 (session 48): ncu's SOL and memory
@@ -30,11 +32,15 @@ echo "== tests (s49m)" >> $L
  echo "Detect16 rc $?" >> $L; timeout 60 ./test_dispatch > $OUT/dispatch.txt 2>&1;
  echo "test_dispatch rc $?" >> $L)
 tail -3 $OUT/detect16.txt >> $L; tail -2 $OUT/dispatch.txt >> $L
-bench() {  # label, binary, env...
+bench() {  # label, binary, env...; a failing run stops the script
   local label=$1 bin=$2; shift 2
   echo "== $label" >> $L
-  env "$@" timeout 120 $bin bench --dtype bf16 --sizes 2048,3072,4096 --no-anchors 2>&1 |
-    grep -E "trimm sm|PROBE" >> $L
+  env "$@" timeout 60 $bin bench --dtype bf16 --sizes 2048,3072,4096 --no-anchors > $OUT/last.txt 2>&1
+  local rc=$?
+  grep -E "trimm sm|PROBE|rror|FAIL" $OUT/last.txt >> $L
+  if [ $rc -ne 0 ]; then
+    echo "rc $rc: stopping" >> $L; tail -5 $OUT/last.txt >> $L; cat $L; exit 1
+  fi
 }
 for round in 1 2; do
   bench "main (6 stages), round $round" $M/trimm X=0

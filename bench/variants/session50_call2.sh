@@ -9,9 +9,13 @@
 # producers wait for a stage's flags before its TMA loads.
 # 1. Ordering: TRIMM_PROBE_FX_POISON=1 writes NaN over every task's tile before each call (a
 #    launch of its own, in the timed call: ignore those times); any tile read before its
-#    conversion puts NaN into C, which the bench's check reports (max_viol, rel_err nan).
+#    conversion puts NaN into C: after every call a kernel counts NaN in C's upper triangle and
+#    the probe prints "PROBE s49 fx poison: ... N NaN in C (bad of calls)" (every 10th call, and
+#    every bad one). A flag a producer waits on for ~1 s traps with its index (a missing task).
+#    Any failing run stops the script (timeout 60 s a run).
 # 2. Time, plain TRIMM_PROBE_FX (the planes already hold the values: the same traffic as the
-#    fused kernel, minus its scales and promotion). Predicted bf16 4096: call 1's 64 MiB time
+#    fused kernel, minus its scales and promotion; the epoch is the launch's own parameter, no
+#    copy in the timed call). Predicted bf16 4096: call 1's 64 MiB time
 #    + 2-5 us (the model's stalls at need-time order: 3-6 us; flag round trips), i.e.
 #    ~0.055-0.065 if call 1 gave ~0.053-0.058. 3072 alike in proportion.
 # Verdict: 4096 <= 0.065 ms: build step 2 (scales, promotion, the fallback flag) as a library
@@ -22,8 +26,12 @@ M=/tmp/v/s49m/trimm P=/tmp/v/s49fx/trimm L=$OUT/run.txt
 bench() {  # label, binary, dtype, env...
   local label=$1 bin=$2 dt=$3; shift 3
   echo "== $label ($dt)" >> $L
-  env "$@" timeout 120 $bin bench --dtype $dt --sizes 3072,4096 --no-anchors 2>&1 |
-    grep -E "trimm sm|PROBE|rror|FAIL" >> $L
+  env "$@" timeout 60 $bin bench --dtype $dt --sizes 3072,4096 --no-anchors > $OUT/last.txt 2>&1
+  local rc=$?
+  grep -E "trimm sm|PROBE|rror|FAIL" $OUT/last.txt >> $L
+  if [ $rc -ne 0 ]; then
+    echo "rc $rc: stopping" >> $L; tail -5 $OUT/last.txt >> $L; cat $L; exit 1
+  fi
 }
 for dt in bf16 fp16; do
   bench "fx poison (ordering check; times include the poison launch)" $P $dt \
