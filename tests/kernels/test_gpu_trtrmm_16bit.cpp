@@ -718,6 +718,23 @@ std::vector<double> dense_reference(Fill fill, int64_t n, std::vector<float> a, 
   return d.download();
 }
 
+// A kernel launch's problem: `batch` n × n problems of A, B and C alike (rows of ld, entries
+// `stride` apart), as the direct-launch tests below build it.
+template <typename T>
+kernels::Problem16<T> batch_problem16(Fill fill, int64_t n, const uint16_t* A, const uint16_t* B,
+                                      uint16_t* C, int64_t ld, int64_t stride, int64_t batch) {
+  kernels::Problem16<T> p{};
+  p.fill = fill;
+  p.n = n;
+  p.A = reinterpret_cast<const T*>(A);
+  p.B = reinterpret_cast<const T*>(B);
+  p.C = reinterpret_cast<T*>(C);
+  p.lda = p.ldb = p.ldc = ld;
+  p.stride_a = p.stride_b = p.stride_c = stride;
+  p.batch = batch;
+  return p;
+}
+
 // One problem of a Detect call: its C (rows of ldc) against the dense product of its operands
 // (floats, rows of lda and ldb), exactly on integer inputs (`exact`), else within the bound of the
 // product of their magnitudes; C's padding past column n still `pad`. Returns the reference.
@@ -1031,15 +1048,7 @@ TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
             }
             DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
             DeviceBuffer<uint32_t> gate(std::vector<uint32_t>(1, kOutsideA));
-            Problem16<T> p{};
-            p.fill = fill;
-            p.n = n;
-            p.A = reinterpret_cast<const T*>(dA.get());
-            p.B = reinterpret_cast<const T*>(dB.get());
-            p.C = reinterpret_cast<T*>(dC.get());
-            p.lda = p.ldb = p.ldc = ld;
-            p.stride_a = p.stride_b = p.stride_c = stride;
-            p.batch = batch;
+            auto p = batch_problem16<T>(fill, n, dA.get(), dB.get(), dC.get(), ld, stride, batch);
             p.path = Path::Dense;
             ASSERT_TRUE(tma_compatible_16bit(p));
             const auto Af = to_float<F>(A), Bf = to_float<F>(B);
@@ -1146,15 +1155,7 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
                            std::to_string(w) + " epoch " + std::to_string(epoch) + " tag " +
                            std::to_string(tag));
               const uint32_t word = w | tag << kEpochShift, f = tag == epoch ? w : 0u;
-              Problem16<T> p{};
-              p.fill = fill;
-              p.n = n;
-              p.A = reinterpret_cast<const T*>(dA.get());
-              p.B = reinterpret_cast<const T*>(dB.get());
-              p.C = reinterpret_cast<T*>(dC.get());
-              p.lda = p.ldb = p.ldc = ld;
-              p.stride_a = p.stride_b = p.stride_c = stride;
-              p.batch = batch;
+              auto p = batch_problem16<T>(fill, n, dA.get(), dB.get(), dC.get(), ld, stride, batch);
               p.gate = gate.get();
               p.path = l.path;
               p.epoch = epoch;
