@@ -163,10 +163,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   }
 
   // Structure::Detect, no host sync: the structured launch runs and flags what its spare warps
-  // (sm90_fp16x3: its prepass) find in A's and B's other triangles and any output that is not
-  // finite; the general launch and then the exact one are gated on those flags (every block of a
-  // launch that does not apply returns at once). Each rewrites all of C's triangle, so the last
-  // that runs decides.
+  // (sm90_fp16x3: its helper warps' bulk copies) find in A's and B's other triangles and any
+  // output that is not finite; the general launch and then the exact one are gated on those flags
+  // (every block of a launch that does not apply returns at once). Each rewrites all of C's
+  // triangle, so the last that runs decides.
   if (!g.flags)
     throw InvalidArgument(std::string(api) +
                           ": structure = detect runs up to n = 1216 (1792 with precision ieee) on "
