@@ -22,7 +22,11 @@
 #    (2048 takes the unpaired kernel, whose helper warps 10-11 convert too, unless it is a
 #    cluster-split launch, which skips the conversion: compare 2048 with caution.)
 #    Verdict rule: 64 MiB at <= 0.060 at 4096 keeps the fused tf32 design alive (its budget:
-#    ~0.057-0.065 plus promotion), >= 0.070 kills it.
+#    ~0.057-0.065 plus promotion), >= 0.070 kills it. Session 46 is a warning: sm90_fp16x3's
+#    helper warps reading 64 MB beside its product stretched it by ~23 us, as much as a launch
+#    of their own (DRAM shared at ~2.8 TB/s); this probe moves 134 MB through DRAM (the fused
+#    kernel ~67-100), so the warm-L2 rounds (the product's inputs left in L2) are the closer
+#    model: judge by probe-64-warm minus main-warm as well (predicted +7-9 us).
 # 3. sm90_16bit under Detect +6 us over its own call at 4096 (session 48): ncu's SOL and memory
 #    sections from a Triangular call and a Detect call (was session49_call1.sh, on s49m now).
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
@@ -34,10 +38,13 @@ echo "== tests (s49m)" >> $L
  echo "Detect16 rc $?" >> $L; timeout 60 ./test_dispatch > $OUT/dispatch.txt 2>&1;
  echo "test_dispatch rc $?" >> $L)
 tail -3 $OUT/detect16.txt >> $L; tail -2 $OUT/dispatch.txt >> $L
-bench() {  # label, binary, env...; a failing run stops the script
-  local label=$1 bin=$2; shift 2
+bench() {  # label, binary, env... [-- bench options]; a failing run stops the script
+  local label=$1 bin=$2 envs=() extra=(); shift 2
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  [ "$1" = "--" ] && shift && extra=("$@")
   echo "== $label" >> $L
-  env "$@" timeout 60 $bin bench --dtype bf16 --sizes 2048,3072,4096 --no-anchors > $OUT/last.txt 2>&1
+  env "${envs[@]}" timeout 60 $bin bench --dtype bf16 --sizes 2048,3072,4096 --no-anchors \
+    "${extra[@]}" > $OUT/last.txt 2>&1
   local rc=$?
   grep -E "trimm sm|PROBE|rror|FAIL" $OUT/last.txt >> $L
   if [ $rc -ne 0 ]; then
@@ -51,6 +58,12 @@ for round in 1 2; do
   bench "probe 64 MiB, round $round" $P TRIMM_PROBE_CVT_MB=64
 done
 bench "probe 128 MiB" $P TRIMM_PROBE_CVT_MB=128
+# The fused kernel's DRAM traffic is the fp32 stream alone (its planes stay in L2); here the
+# product's bf16 inputs come from DRAM too unless L2 still holds them: --warm-l2 (no flush).
+for round in 1 2; do
+  bench "main, warm L2, round $round" $M/trimm X=0 -- --warm-l2
+  bench "probe 64 MiB, warm L2, round $round" $P TRIMM_PROBE_CVT_MB=64 -- --warm-l2
+done
 for st in triangular detect; do
   echo "== ncu sm90_16bit product, bf16 4096, --structure $st" >> $L
   timeout 150 ncu --clock-control none --cache-control none -k regex:sm90_bf16_trtrmm_kernel \
