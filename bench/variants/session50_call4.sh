@@ -1,5 +1,6 @@
 # Prepared in session 49 (no device lent): the PyTorch operator timed again (session 48's Next 3)
-# and its suite on the current tree. No carry needed beyond the tree (the package builds there);
+# and its suite on the current tree. carry [".deps/openblas"] (setup.py takes OpenBLAS from
+# TRIMM_OPENBLAS_ROOT, which scripts/device.sh sets from it; the device has none of its own);
 # ~5-8 min, most of it the package's build.
 # Since session 20's timings (bench/RESULTS.md, session 20, calls 4-6: 16-bit 1024 0.54-0.60x
 # torch, 4096 1.9-2.1x, 8192 3.2x), 16-bit Detect became one dense launch to n = 1920 (sessions
@@ -11,6 +12,6 @@
 # float32 4096 ~0.21 (13x).
 STEPS=python bash scripts/device.sh
 for n in 512 1024 2048 4096 8192; do
-  timeout 120 python3 scripts/op_timing.py $n 2>&1 | tee -a $OUT/op_timing.txt
+  PYTHONUNBUFFERED=1 timeout 120 python3 scripts/op_timing.py $n 2>&1 | tee -a $OUT/op_timing.txt
 done
 tail -40 $OUT/summary.txt

@@ -2,8 +2,9 @@
 # sm90_fp16x1's product (~1.5 min). carry ["build-carry", ".deps/openblas"]
 # Binary: build-carry/s49prom.tar.xz, the throwaway probe bench/variants/s49_promote.patch on
 # d159509: sm90_fp16x1's consumers put each stage into fresh registers, retire it at once (wait
-# 0) and promote it with one FFMA an element by a row multiplier (1, from device memory, so C is
-# unchanged: the rows' rel_err must equal main's), instead of letting the tensor cores sum the
+# 0) and promote it with one FFMA an element by a row multiplier (1, from device memory: C the
+# same up to the sums' rounding, each stage summed from zero, so rel_err close to main's, not
+# bit-equal; the bench's tf32 check guards it), instead of letting the tensor cores sum the
 # band (docs/sm90_fp16x1_fused_plan.md, "Registers"); the other consumer's wgmmas fill the
 # tensor cores meanwhile (CUTLASS's and DeepGEMM's FP8 promotion take the same shape). Two sets
 # alternating (a stage in flight while the last is promoted) made ptxas serialize every wgmma
