@@ -768,6 +768,24 @@ Bits make16(test::Kind kind, Fill fill, int64_t n, int64_t ld, const std::functi
   return b;
 }
 
+// A batch of Detect operands: `batch` entries of make16's A and B (rows of ld, entries n · ld
+// apart), integers unless the kind is noisy (every sum exact); A's first entry alone where
+// shared_a (its stride 0).
+template <class F>
+std::pair<Bits, Bits> make_batch16(test::Kind kind, Fill fill, int64_t n, int64_t ld, int64_t batch,
+                                   bool shared_a, std::mt19937_64& rng) {
+  const auto gen = kind != test::Kind::Noisy ? std::function<double()>(test::integers(rng))
+                                             : std::function<double()>(test::uniform(rng));
+  Bits A, B;
+  for (int64_t e = 0; e < batch; ++e) {
+    const Bits a = make16<F>(kind, fill, n, ld, gen, rng);
+    const Bits b = make16<F>(kind, fill, n, ld, gen, rng);
+    if (e == 0 || !shared_a) A.insert(A.end(), a.begin(), a.end());
+    B.insert(B.end(), b.begin(), b.end());
+  }
+  return {A, B};
+}
+
 // The flags of a Detect call in its word, which held `before`: the call tags it with its epoch
 // (the small kernel beside its product, or the scan launch) and writes nothing where nothing is
 // found.
@@ -962,15 +980,7 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
         const int64_t ld = c.tma ? (n + 7) / 8 * 8 + 8 : n + 3, stride = n * ld;
         const int64_t stride_a = c.shared_a ? 0 : stride;
         const bool exact = kind != test::Kind::Noisy;
-        const auto gen = exact ? std::function<double()>(test::integers(rng_))
-                               : std::function<double()>(test::uniform(rng_));
-        Bits A, B;
-        for (int64_t e = 0; e < batch; ++e) {
-          const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
-          const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
-          if (e == 0 || !c.shared_a) A.insert(A.end(), a.begin(), a.end());
-          B.insert(B.end(), b.begin(), b.end());
-        }
+        const auto [A, B] = make_batch16<F>(kind, fill, n, ld, batch, c.shared_a, rng_);
         DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
         DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
         const Options o = detect_options16("", work);
@@ -1037,15 +1047,7 @@ TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
                          " n " + std::to_string(n) + " batch " + std::to_string(batch));
             const int64_t ld = (n + 7) / 8 * 8 + 8, stride = n * ld;  // rows TMA can address
             const bool exact = kind != test::Kind::Noisy;
-            const auto gen = exact ? std::function<double()>(test::integers(rng_))
-                                   : std::function<double()>(test::uniform(rng_));
-            Bits A, B;
-            for (int64_t e = 0; e < batch; ++e) {
-              const Bits a = make16<F>(kind, fill, n, ld, gen, rng_);
-              const Bits b = make16<F>(kind, fill, n, ld, gen, rng_);
-              A.insert(A.end(), a.begin(), a.end());
-              B.insert(B.end(), b.begin(), b.end());
-            }
+            const auto [A, B] = make_batch16<F>(kind, fill, n, ld, batch, false, rng_);
             DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(batch * stride), F::kNaN));
             DeviceBuffer<uint32_t> gate(std::vector<uint32_t>(1, kOutsideA));
             auto p = batch_problem16<T>(fill, n, dA.get(), dB.get(), dC.get(), ld, stride, batch);
