@@ -1,12 +1,12 @@
 # Prepared in session 49 (no device lent), for the next session's first device call (~4 min).
 # carry ["build-carry", ".deps/openblas"]
 # Binaries built in session 49 on the CPU machine:
-#   build-carry/s49m.tar.xz   main at d347c39 (kernels as 3464fbb): trimm, test_gpu_16bit,
+#   build-carry/s49m.tar.xz   main at ada78cd (kernels as 3464fbb): trimm, test_gpu_16bit,
 #                             test_dispatch
 #   build-carry/s49cvt.tar.xz the throwaway probe bench/variants/s49_cvt_overlap.patch on f654f8f
 # 1. f5bfe8f (the flags path's gated dense launch from KernelEntry16::gated_dense), 3464fbb
-#    (check_dense_product) and d347c39 (batch_problem16) have only been CI-checked: run the
-#    Detect16 tests and test_dispatch.
+#    (check_dense_product), d347c39 (batch_problem16) and ada78cd (make_batch16) have only
+#    been CI-checked: run the Detect16 tests and test_dispatch.
 # 2. The tf32 bar's fused design (docs/sm90_fp16x1_fused_plan.md) rests on one unmeasured
 #    number: what sm90_16bit's product pays when its own SMs also stream fp32 → fp16 beside it.
 #    The probe: sm90_16bit with 5 stages (6 do not fit beside 32 KB of bulk-copy buffers) whose
