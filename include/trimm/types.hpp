@@ -56,7 +56,8 @@ enum class Structure { Triangular, Detect };
 const char* to_string(Fill fill);
 const char* to_string(Precision precision);
 const char* to_string(Structure structure);
-// Parses "upper"/"lower" and "auto"/"ieee"/"fp32"; throws InvalidArgument naming `what` otherwise.
+// Parses "upper"/"lower" and "auto"/"ieee"/"fp32"/"tf32"; throws InvalidArgument naming `what`
+// otherwise.
 Fill parse_fill(const std::string& text, const char* what = "fill");
 Precision parse_precision(const std::string& text, const char* what = "precision");
 
