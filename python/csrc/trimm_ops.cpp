@@ -55,12 +55,11 @@ std::string str(at::IntArrayRef sizes) {
 std::string str(const at::Device& d) { return d.str(); }
 std::string str(at::ScalarType t) { return c10::toString(t); }
 
-void check_dtype(at::ScalarType dtype, trimm::Fill fill, const char* what) {
-  check(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf ||
-            dtype == at::kBFloat16,
+void check_dtype(at::ScalarType dtype, trimm::Fill fill) {
+  check(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf || dtype == at::kBFloat16,
         [&] {
-          return op_name(fill) + std::string(what) +
-                 "expected float32, float64, float16 or bfloat16, got " + str(dtype);
+          return op_name(fill) +
+                 std::string(": expected float32, float64, float16 or bfloat16, got ") + str(dtype);
         });
 }
 void check_grad_shape(const at::Tensor& grad, const std::vector<int64_t>& shape,
@@ -87,13 +86,21 @@ std::vector<int64_t> output_shape(const at::Tensor& A, const at::Tensor& B, trim
     return op + std::string(": expected A and B of the same dtype, got ") +
            str(A.scalar_type()) + " and " + str(B.scalar_type());
   });
+  check_dtype(A.scalar_type(), fill);
   const int64_t n = A.size(-1);
   check(A.size(-2) == n && B.size(-2) == n && B.size(-1) == n, [&] {
     return op + std::string(": expected square n x n matrices of one n, got A of shape ") +
            str(A.sizes()) + " and B of shape " + str(B.sizes());
   });
-  std::vector<int64_t> shape = at::infer_size(A.sizes().slice(0, A.dim() - 2),
-                                              B.sizes().slice(0, B.dim() - 2));
+  const at::IntArrayRef a = A.sizes().slice(0, A.dim() - 2), b = B.sizes().slice(0, B.dim() - 2);
+  for (size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
+    const int64_t x = a[a.size() - i], y = b[b.size() - i];
+    check(x == y || x == 1 || y == 1, [&] {
+      return op + std::string(": the size of A's batch dimensions ") + str(a) +
+             " must broadcast with B's " + str(b) + ", as in torch.matmul";
+    });
+  }
+  std::vector<int64_t> shape = at::infer_size(a, b);
   shape.push_back(n);
   shape.push_back(n);
   return shape;
@@ -125,7 +132,6 @@ void run_cpu(trimm::Fill fill, const at::Tensor& A, const at::Tensor& B, at::Ten
 at::Tensor product_cpu(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const at::ScalarType dtype = A.scalar_type();
-  check_dtype(dtype, fill, ": ");
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
@@ -255,7 +261,6 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
-  check_dtype(dtype, fill, ": ");
   if (dtype == at::kDouble) return product_cuda_fp64(A, B, shape, fill);
   if (dtype == at::kHalf) return product_cuda_16bit<trimm::half_t>(A, B, shape, fill);
   if (dtype == at::kBFloat16) return product_cuda_16bit<trimm::bfloat16_t>(A, B, shape, fill);
@@ -320,7 +325,6 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad, const a
   check_grad_shape(grad, shape, fill);
   const c10::cuda::CUDAGuard device(A.device());
   const at::ScalarType dtype = A.scalar_type();
-  check_dtype(dtype, fill, " backward: ");
   const int64_t n = shape.back();
   int64_t numel = 1;
   for (const int64_t d : shape) numel *= d;

@@ -131,11 +131,27 @@ def test_bad_arguments_raise_like_torch(A, B, match):
 @pytest.mark.parametrize("A,B,match", [
     (torch.rand(4, 5), torch.rand(5, 4), "square"),
     (torch.randint(0, 3, (5, 5)), torch.randint(0, 3, (5, 5)), "float32"),
+    (torch.randint(0, 3, (4, 5)), torch.randint(0, 3, (5, 4)), "float32"),  # dtype first
+    (torch.rand(2, 5, 5), torch.rand(3, 5, 5), "trimm.triu_matmul: the size of A's batch"),
 ])
 def test_bad_arguments_raise_in_the_operator_too(A, B, match):
-    """The C++ operator checks for itself (torch.ops.trimm.* called directly)."""
+    """The C++ operator checks for itself (torch.ops.trimm.* called directly), in the order
+    and with the messages of the fake implementation."""
     with pytest.raises(RuntimeError, match=match):
         torch.ops.trimm.triu_matmul(A, B)
+    with pytest.raises(RuntimeError, match=match):
+        torch.ops.trimm.triu_matmul(A.to("meta"), B.to("meta"))
+
+
+def test_backward_operator_checks_its_arguments():
+    n = 5
+    ints = torch.randint(0, 3, (n, n))
+    with pytest.raises(RuntimeError, match="float32"):
+        torch.ops.trimm.triu_matmul_backward(ints, ints, ints)
+    for device in ("cpu", "meta"):
+        G, A = torch.rand(n + 1, n + 1, device=device), torch.rand(n, n, device=device)
+        with pytest.raises(RuntimeError, match="backward: expected grad of shape"):
+            torch.ops.trimm.triu_matmul_backward(G, A, A)
 
 
 def test_opcheck_and_compile():
@@ -164,10 +180,71 @@ def test_fp32_gradients_match_torch(op, op_ref):
     torch.testing.assert_close(dB, rB, atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_double_backward_fp64(op, op_ref):
+    """Second derivatives: the backward operators are differentiable too (reverse over reverse
+    and forward over reverse), through trimm.* and through torch.ops.trimm.* directly."""
+    A = torch.randn(2, 6, 6, dtype=torch.float64, requires_grad=True)
+    B = torch.randn(6, 6, dtype=torch.float64, requires_grad=True)
+    name = "triu" if op_ref is torch.triu else "tril"
+    for f in (op, getattr(torch.ops.trimm, f"{name}_matmul")):
+        assert torch.autograd.gradgradcheck(f, (A, B), check_fwd_over_rev=True)
+    gA, = torch.autograd.grad((op(A, B) ** 2).sum(), A, create_graph=True)
+    rA, = torch.autograd.grad((op_ref(A @ B) ** 2).sum(), A, create_graph=True)
+    d2, = torch.autograd.grad(gA.sum(), B)
+    r2, = torch.autograd.grad(rA.sum(), B)
+    torch.testing.assert_close(d2, r2)
+
+
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_forward_mode_ad(op, op_ref):
+    import torch.autograd.forward_ad as fwAD
+    A = torch.randn(2, 6, 6, dtype=torch.float64, requires_grad=True)
+    B = torch.randn(6, 6, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(op, (A, B), check_forward_ad=True, check_backward_ad=False,
+                                    check_undefined_grad=False, check_batched_grad=False)
+    tA, tB = torch.randn_like(A), torch.randn_like(B)
+    with fwAD.dual_level():
+        C = op(fwAD.make_dual(A.detach(), tA), fwAD.make_dual(B.detach(), tB))
+        R = op_ref(fwAD.make_dual(A.detach(), tA) @ fwAD.make_dual(B.detach(), tB))
+        torch.testing.assert_close(fwAD.unpack_dual(C).tangent, fwAD.unpack_dual(R).tangent)
+
+
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_func_transforms(op, op_ref):
+    """torch.func: jacfwd, jacrev, hessian, grad under vmap, and vmap with batch dimensions that
+    broadcast, against the same transforms of torch.triu(A @ B)."""
+    ref = lambda a, b: op_ref(a @ b)  # noqa: E731
+    A = torch.randn(3, 5, 5, dtype=torch.float64)
+    B = torch.randn(5, 5, dtype=torch.float64)
+    F = torch.func
+    for t in (F.jacfwd, F.jacrev):
+        for got, want in zip(t(op, argnums=(0, 1))(A, B), t(ref, argnums=(0, 1))(A, B)):
+            torch.testing.assert_close(got, want)
+    loss = lambda f: lambda a, b: (f(a, b) ** 2).sum()  # noqa: E731
+    torch.testing.assert_close(F.hessian(loss(op))(A[0], B), F.hessian(loss(ref))(A[0], B))
+    g = F.vmap(F.grad(loss(op), argnums=(0, 1)), in_dims=(0, None))(A, B)
+    r = F.vmap(F.grad(loss(ref), argnums=(0, 1)), in_dims=(0, None))(A, B)
+    for got, want in zip(g, r):
+        torch.testing.assert_close(got, want)
+    for a, b, dims in (((4, 2, 5, 5), (3, 1, 5, 5), (0, None)), ((5, 5), (4, 5, 5), (None, 0)),
+                       ((2, 4, 5, 5), (4, 5, 5), (1, 0)), ((5, 5, 4), (5, 5), (2, None))):
+        a, b = torch.randn(a, dtype=torch.float64), torch.randn(b, dtype=torch.float64)
+        torch.testing.assert_close(F.vmap(op, in_dims=dims)(a, b), F.vmap(ref, in_dims=dims)(a, b))
+    # The operator itself maps, but cannot be differentiated from inside a transform: it says so.
+    name = "triu" if op_ref is torch.triu else "tril"
+    raw = getattr(torch.ops.trimm, f"{name}_matmul")
+    torch.testing.assert_close(F.vmap(raw, in_dims=(0, None))(A, B), ref(A, B))
+    with pytest.raises(RuntimeError, match="call trimm's Python functions"):
+        F.grad(loss(raw))(A[0], B)
+
+
 def test_opcheck_with_autograd():
     A = torch.rand(2, 9, 9, requires_grad=True)
     B = torch.rand(9, 9, requires_grad=True)
     torch.library.opcheck(torch.ops.trimm.triu_matmul.default, (A, B))
+    G = torch.rand(2, 9, 9, requires_grad=True)
+    torch.library.opcheck(torch.ops.trimm.tril_matmul_backward.default, (G, A, B))
 
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
@@ -438,6 +515,17 @@ def test_cuda_gradcheck_fp64(op, op_ref):
     A = torch.randn(70, 70, dtype=torch.float64, device="cuda", requires_grad=True)  # > one tile
     B = torch.randn(70, 70, dtype=torch.float64, device="cuda", requires_grad=True)
     assert torch.autograd.gradcheck(op, (A, B), fast_mode=True)
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_double_backward_and_forward_mode_fp64(op, op_ref):
+    A = torch.randn(2, 7, 7, dtype=torch.float64, device="cuda", requires_grad=True)
+    B = torch.randn(7, 7, dtype=torch.float64, device="cuda", requires_grad=True)
+    assert torch.autograd.gradgradcheck(op, (A, B), check_fwd_over_rev=True)
+    ref = lambda a, b: op_ref(a @ b)  # noqa: E731
+    torch.testing.assert_close(torch.func.jacfwd(op)(A.detach(), B.detach()),
+                               torch.func.jacfwd(ref)(A.detach(), B.detach()))
 
 
 @needs_cuda
