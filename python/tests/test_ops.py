@@ -239,6 +239,27 @@ def test_func_transforms(op, op_ref):
         F.grad(loss(raw))(A[0], B)
 
 
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_autocast_casts_as_matmul_does(op, op_ref):
+    """Under torch.autocast float32 operands are cast to the region's dtype, as torch.matmul's
+    are (also one float32 against one already in that dtype), float64 is left alone, and the
+    gradients reach the float32 leaves."""
+    A = torch.rand(2, 24, 24, requires_grad=True)
+    B = torch.rand(24, 24, requires_grad=True)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        C, R = op(A, B), op_ref(A @ B)
+        assert C.dtype == R.dtype == torch.bfloat16
+        # The same bf16 operands, fp32 sums in another order: a bf16 unit apart at most.
+        torch.testing.assert_close(C.float(), R.float(), atol=1e-6, rtol=1e-2)
+        assert op(A.bfloat16(), B).dtype == torch.bfloat16
+        assert op(A.double(), B.double()).dtype == torch.float64
+        (C.float() ** 2).sum().backward()
+    assert A.grad.dtype == torch.float32 and B.grad.dtype == torch.float32
+    rA, rB = torch.autograd.grad((op_ref(A.bfloat16() @ B.bfloat16()).float() ** 2).sum(), (A, B))
+    torch.testing.assert_close(A.grad, rA, atol=5e-2, rtol=5e-2)
+    torch.testing.assert_close(B.grad, rB, atol=5e-2, rtol=5e-2)
+
+
 def test_opcheck_with_autograd():
     A = torch.rand(2, 9, 9, requires_grad=True)
     B = torch.rand(9, 9, requires_grad=True)
@@ -526,6 +547,19 @@ def test_cuda_double_backward_and_forward_mode_fp64(op, op_ref):
     ref = lambda a, b: op_ref(a @ b)  # noqa: E731
     torch.testing.assert_close(torch.func.jacfwd(op)(A.detach(), B.detach()),
                                torch.func.jacfwd(ref)(A.detach(), B.detach()))
+
+
+@needs_cuda
+@pytest.mark.parametrize("op,op_ref", OPS)
+def test_cuda_autocast(op, op_ref):
+    A = torch.rand(3, 200, 200, device="cuda")
+    B = torch.rand(200, 200, device="cuda")
+    for dtype in (torch.float16, torch.bfloat16):
+        with torch.autocast("cuda", dtype=dtype):
+            C = op(A, B)
+            assert C.dtype == dtype
+            R = op_ref(torch.matmul(A.to(dtype).double(), B.to(dtype).double()))
+        torch.testing.assert_close(C.double(), R, atol=1e-2, rtol=1e-2)
 
 
 @needs_cuda

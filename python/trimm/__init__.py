@@ -14,7 +14,8 @@ bfloat16 in float32, rounded once), on the current stream.
 Derivatives of any order, reverse and forward mode: the backward operators are differentiable
 too, each operator has a jvp, and ``torch.func``'s transforms (jvp, jacfwd, jacrev, hessian,
 vmap) work through ``triu_matmul`` / ``tril_matmul`` (``torch.ops.trimm.*`` called directly
-inside one that differentiates raises, naming them). No autocast: A and B must have one dtype.
+inside one that differentiates raises, naming them). Under ``torch.autocast`` they cast
+as ``torch.matmul`` does.
 CUDA forward: float32, float16, bfloat16 through trimm's GPU structure detection (sm_90 at any n;
 other GPUs from sm_80 up to n = 1216, on the small kernel's fp32 paths); float64
 through a plain fp64 kernel over every k, on any GPU from sm_80.
@@ -193,6 +194,9 @@ def _register_autograd(fill):
     _lib.impl(f"{fill}_matmul", _autograd_kernel(op, Product), "Autograd", with_keyset=True)
     _lib.impl(f"{fill}_matmul_backward", _autograd_kernel(backward_op, Backward), "Autograd",
               with_keyset=True)
+    for device_type, key in (("cpu", torch._C.DispatchKey.AutocastCPU),
+                             ("cuda", torch._C.DispatchKey.AutocastCUDA)):
+        _lib.impl(f"{fill}_matmul", _autocast_kernel(op, device_type, key), key.name)
     torch.library.register_vmap(f"trimm::{fill}_matmul", _vmap_rule(op, backward=False))
     torch.library.register_vmap(f"trimm::{fill}_matmul_backward",
                                 _vmap_rule(backward_op, backward=True))
@@ -217,6 +221,18 @@ def _vmap_rule(op, backward):
             return op(*moved), (0, 0)
         return op(*moved), 0
     return rule
+
+
+def _autocast_kernel(op, device_type, key):
+    """Autocast, as torch.matmul takes it: float tensors other than float64 are cast to the
+    region's dtype, then the operator runs with autocast off for this device."""
+    def kernel(*args):
+        dtype = torch.get_autocast_dtype(device_type)
+        args = [x.to(dtype) if x.is_floating_point() and x.dtype != torch.float64 else x
+                for x in args]
+        with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(key)):
+            return op(*args)
+    return kernel
 
 
 _lib = torch.library.Library("trimm", "IMPL")
