@@ -9,7 +9,8 @@ namespace trimm::cpu {
 
 // C = triu(A·B) or tril(A·B), exactly as trimm::trtrmm, on host memory. Built on OpenBLAS
 // (multi-threaded): the product is decomposed into triangular-times-dense strips, never the
-// dense product. Every precision runs fp32 BLAS (which is fp32-accurate).
+// dense product. Every precision runs fp32 BLAS (which is fp32-accurate); options.workspace is
+// not used (nor checked).
 // options.structure = Structure::Detect gives the dense product's semantics on any A and B (see
 // trimm/types.hpp): one pass finds, per row of A and column of B, where the nonzeros lie and
 // whether anything is non-finite; triangular finite inputs take the strips above, the rest
@@ -21,7 +22,7 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
                             const float* B, int64_t ldb, int64_t stride_b, float* C, int64_t ldc,
                             int64_t stride_c, int64_t batch, const Options& options = {});
 
-// The same in fp64 (OpenBLAS's dtrmm and dgemm).
+// The same in fp64 (OpenBLAS's dtrmm and dgemm); precision Auto or Ieee, as on the GPU.
 void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
             double* C, int64_t ldc, const Options& options = {});
 void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,

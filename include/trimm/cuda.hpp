@@ -17,8 +17,10 @@ using Stream = CUstream_st*;
 // C = triu(A·B) (Fill::Upper) or tril(A·B) (Fill::Lower) for n×n row-major matrices with
 // leading dimensions lda, ldb, ldc >= max(1, n). The strictly lower (upper) parts of A and B never
 // affect the result (kernels may load them in diagonal blocks, but mask them out before any
-// arithmetic: NaN there stays out of C); that part of C is written with zeros. n = 0 does nothing. The call is asynchronous
-// on `stream`, allocates nothing and never synchronizes. C must not overlap A or B.
+// arithmetic: NaN there stays out of C); that part of C is written with zeros. n = 0 does nothing.
+// The call is asynchronous on `stream`, allocates nothing and never synchronizes. C must not
+// overlap A or B (as spans: from an operand's first element to its last, padding and whole batches
+// included).
 void trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B, int64_t ldb,
             float* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 

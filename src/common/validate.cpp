@@ -31,13 +31,17 @@ Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, in
   int64_t extent = 0, last = 0, total = 0;
   if (__builtin_mul_overflow(a.n - 1, ld, &extent) || __builtin_add_overflow(extent, a.n, &extent))
     fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
+  // Past the first matrix the stride is at fault; within it (one matrix) the leading dimension.
+  auto too_large = [&] {
+    if (a.batch > 1) fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
+    fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
+  };
   if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
       __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total))
-    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
+    too_large();
   const auto lo = reinterpret_cast<uintptr_t>(p);
   uintptr_t hi = 0;
-  if (__builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi))
-    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
+  if (__builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi)) too_large();
   return {lo, hi};
 }
 
@@ -75,6 +79,7 @@ void validate(const BatchedArgs& a) {
   check_ld(ldc, a.ldc);
   if (a.stride_a < 0) fail(a, fmt(stride_a.c_str(), a.stride_a, ">= 0"));
   if (a.stride_b < 0) fail(a, fmt(stride_b.c_str(), a.stride_b, ">= 0"));
+  if (a.stride_c < 0) fail(a, fmt(stride_c.c_str(), a.stride_c, ">= 0"));
   if (a.n == 0 || a.batch == 0) return;
   auto check_ptr = [&](const char* name, const void* p) {
     if (p == nullptr)
@@ -142,6 +147,15 @@ void validate_structure(const char* api, Structure structure) {
   throw InvalidArgument(std::string(api) + ": structure = " +
                         std::to_string(static_cast<int>(structure)) +
                         ", expected Structure::Triangular or Detect");
+}
+
+void validate_fp64_options(const char* api, const Options& options) {
+  validate_precision(api, options.precision);
+  validate_structure(api, options.structure);
+  if (options.precision != Precision::Auto && options.precision != Precision::Ieee)
+    throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
+                          " with double operands, expected auto or ieee (fp64 runs plain fp64 "
+                          "FMA)");
 }
 
 void validate_16bit_options(const char* api, const Options& options) {

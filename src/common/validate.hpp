@@ -49,6 +49,10 @@ void validate_structure(const char* api, Structure structure);
 // accumulation) and a valid structure; throws InvalidArgument naming the option otherwise.
 void validate_16bit_options(const char* api, const Options& options);
 
+// The options of the fp64 overloads (GPU and CPU): precision Auto or Ieee (plain fp64
+// arithmetic) and a valid structure; throws InvalidArgument naming the option otherwise.
+void validate_fp64_options(const char* api, const Options& options);
+
 // The extent in elements of one n×n matrix with leading dimension ld: (n-1)·ld + n.
 constexpr int64_t matrix_extent(int64_t n, int64_t ld) { return n == 0 ? 0 : (n - 1) * ld + n; }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -156,6 +157,7 @@ void single(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t l
             int64_t ldc, const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm";
   detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(T)});
+  if constexpr (std::is_same_v<T, double>) detail::validate_fp64_options(api, options);
   check_backend_args(api, n, lda, ldb, ldc, options);
   if (n == 0) return;
   run(fill, n, A, lda, B, ldb, C, ldc, options.structure);
@@ -168,6 +170,7 @@ void batched(Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a, co
   constexpr const char* api = "trimm::cpu::trtrmm_strided_batched";
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(T)});
+  if constexpr (std::is_same_v<T, double>) detail::validate_fp64_options(api, options);
   check_backend_args(api, n, lda, ldb, ldc, options);
   for (int64_t b = 0; b < batch && n > 0; ++b)
     run(fill, n, A + b * stride_a, lda, B + b * stride_b, ldb, C + b * stride_c, ldc,

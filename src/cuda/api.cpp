@@ -127,6 +127,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   detail::validate_workspace(args, options.workspace, options.workspace_bytes);
   detail::validate_precision(api, options.precision);
   detail::validate_structure(api, options.structure);
+  dispatch::check_kernel_name(api, options.kernel, /*b16=*/false);
   const bool detect = options.structure == Structure::Detect;
   uint32_t* flag = nullptr;
   if (detect) {
@@ -192,12 +193,7 @@ void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t ld
               const Options& options) {
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(double)});
-  detail::validate_precision(api, options.precision);
-  detail::validate_structure(api, options.structure);
-  if (options.precision != Precision::Auto && options.precision != Precision::Ieee)
-    throw InvalidArgument(std::string(api) + ": precision = " + to_string(options.precision) +
-                          " with double operands, expected auto or ieee (fp64 runs plain fp64 "
-                          "FMA)");
+  detail::validate_fp64_options(api, options);
   if (!options.kernel.empty() && options.kernel != kFp64Kernel)
     throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                           "' with double operands, expected '' or '" + kFp64Kernel + "'");
@@ -249,6 +245,7 @@ kernels::Problem16<T> prepare16(const char* api, Fill fill, int64_t n, const T* 
   detail::validate(args);
   detail::validate_workspace(args, options.workspace, options.workspace_bytes);
   detail::validate_16bit_options(api, options);
+  dispatch::check_kernel_name(api, options.kernel, /*b16=*/true);
   kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
   if (options.structure == Structure::Detect) p.gate = detect_flags(api, options);
   return p;
@@ -338,6 +335,7 @@ const char* selected16(const char* api, Fill fill, int64_t n, const T* A, int64_
                        int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b, const T* C,
                        int64_t ldc, int64_t stride_c, int64_t batch, const Options& options) {
   detail::validate_16bit_options(api, options);
+  dispatch::check_kernel_name(api, options.kernel, /*b16=*/true);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem16<T> p{fill, n, A, lda, stride_a, B, ldb, stride_b,
                                 const_cast<T*>(C), ldc, stride_c, batch};
@@ -433,6 +431,7 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
 }
 
 const char* selected_kernel(int64_t n, const Options& options) {
+  dispatch::check_kernel_name("trimm::selected_kernel", options.kernel, /*b16=*/false);
   return dispatch::select(current_device().cc, options.precision, n, options.kernel,
                           /*tma_ok=*/true, usable_workspace(options, /*query=*/true))
       .name;
@@ -440,6 +439,7 @@ const char* selected_kernel(int64_t n, const Options& options) {
 
 const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
                             int64_t ldb, const float* C, int64_t ldc, const Options& options) {
+  dispatch::check_kernel_name("trimm::selected_kernel", options.kernel, /*b16=*/false);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
   return choose(current_device(), p, options, /*query=*/true).kernel->name;

@@ -310,6 +310,19 @@ bool has_detect_path(const std::string& name) {
   return e != nullptr && (e->flags || e->exact_max_n > 0 || e->scans);
 }
 
+void check_kernel_name(const char* api, const std::string& forced, bool b16) {
+  if (forced.empty()) return;
+  auto named = [&](const auto& table) {
+    for (const auto& e : table)
+      if (forced == e.name) return true;
+    return false;
+  };
+  if (b16 ? named(kTable16) : named(kTable)) return;
+  throw InvalidArgument(std::string(api) + ": kernel = '" + forced + "'" +
+                        (b16 ? " for 16-bit data" : "") +
+                        ", expected one of: " + (b16 ? names(kTable16) : names(kTable)));
+}
+
 std::string detect_kernel_names() {
   std::string s;
   for (const KernelEntry& e : kTable)

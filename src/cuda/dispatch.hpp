@@ -80,6 +80,10 @@ bool has_detect_path(const std::string& name);
 // The entry named `name`, or nullptr.
 const KernelEntry* find(const std::string& name);
 std::string detect_kernel_names();
+// Throws InvalidArgument (`api`: kernel = '...', expected one of ...) where `forced` is neither
+// empty nor a name of the float table (b16 = false) or the 16-bit one: an argument error that
+// needs no device, so the calls check it before they query one.
+void check_kernel_name(const char* api, const std::string& forced, bool b16);
 
 // 16-bit data (half_t, bfloat16_t): a table of its own, with the same rules (first entry that
 // fits; any entry forced by name). Every entry accumulates in fp32: precision Auto or Fp32.

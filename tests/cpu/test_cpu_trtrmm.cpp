@@ -245,6 +245,19 @@ TEST_F(CpuFp32TrtrmmArgs, Trtrmm) {
   single(n, a, n, b, n, c, n, {static_cast<Precision>(7), ""}, "precision = 7");
   // An ld so large that the matrix's extent wraps around int64 must not slip through.
   single(n, a, int64_t(1) << 62, b, n, c, n, {}, "lda = 4611686018427387904");
+  // One matrix whose bytes, not its elements, overflow: its leading dimension is named (there is
+  // no batch stride in this call).
+  const int64_t big = INT32_MAX;
+  single(big, a, big, b, big, c, big, {},
+         "ldc = 2147483647, expected a matrix that fits in memory");
+  // fp64 is plain fp64 arithmetic, as on the GPU: the tensor-core precisions are refused.
+  std::vector<double> d(64, 1.0), dc(64, -3.0);
+  expect_rejected(
+      [&] {
+        cpu::trtrmm(Fill::Upper, n, d.data(), n, d.data(), n, dc.data(), n, {Precision::Fp32, ""});
+      },
+      "trimm::cpu::trtrmm: precision = fp32 with double operands, expected auto or ieee");
+  for (double x : dc) EXPECT_EQ(x, -3.0);
   expect_rejected(
       [&] { cpu::trtrmm(static_cast<Fill>(2), n, a, n, b, n, c, n); },
       "trimm::cpu::trtrmm: fill = 2, expected Fill::Upper or Fill::Lower");
@@ -257,6 +270,7 @@ TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
   batched(0, 0, c, n * n, -1, {}, "batch = -1");
   batched(0, 0, c, n * n - 1, 2, {}, "stride_c = 63");
   batched(0, 0, c, 0, 3, {}, "stride_c = 0");
+  batched(0, 0, c, -1, 1, {}, "stride_c = -1");  // >= 0 whatever the batch, as stride_a's
   batched(0, 0, nullptr, n * n, 2, {}, "C is null");
   // C's second matrix runs into A's.
   expect_rejected(

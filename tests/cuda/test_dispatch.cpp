@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "cuda/dispatch.hpp"
+#include "trimm/trimm.hpp"
 
 namespace trimm::dispatch {
 namespace {
@@ -265,6 +267,35 @@ TEST(Dispatch, ForcedKernelErrorsNameTheKernelAndTheReason) {
   EXPECT_NE(m.find("multiples of 8"), npos) << m;
   m = message([] { select16(90, 4096, "nope"); });
   EXPECT_NE(m.find("kernel = 'nope' for 16-bit data, expected one of: sm90_16bit"), npos) << m;
+}
+
+// An unknown kernel name needs no device to be refused: the public calls name it before they
+// query one (also on a machine without a GPU), and write nothing.
+TEST(Dispatch, UnknownKernelIsRefusedBeforeAnyDeviceQuery) {
+  std::vector<float> a(16, 1.f), c(16, -7.f);
+  std::vector<half_t> h(16, half_t{0x3C00}), hc(16, half_t{0x7E00});
+  Options o;
+  o.kernel = "nope";
+  auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    } catch (const std::exception& e) {
+      return std::string("not InvalidArgument: ") + e.what();
+    }
+    return std::string("no error");
+  };
+  const auto npos = std::string::npos;
+  std::string m =
+      message([&] { trtrmm(Fill::Upper, 4, a.data(), 4, a.data(), 4, c.data(), 4, nullptr, o); });
+  EXPECT_NE(m.find("trimm::trtrmm: kernel = 'nope', expected one of: simt_small_fp32"), npos) << m;
+  m = message([&] { trtrmm(Fill::Upper, 4, h.data(), 4, h.data(), 4, hc.data(), 4, nullptr, o); });
+  EXPECT_NE(m.find("trimm::trtrmm: kernel = 'nope' for 16-bit data, expected one of:"), npos) << m;
+  m = message([&] { selected_kernel(4096, o); });
+  EXPECT_NE(m.find("trimm::selected_kernel: kernel = 'nope'"), npos) << m;
+  for (float x : c) EXPECT_EQ(x, -7.f);
+  for (half_t x : hc) EXPECT_EQ(x.bits, 0x7E00);
 }
 
 TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {

@@ -1,13 +1,15 @@
 // trimm: the command-line tool. `trimm bench` is the project's main job.
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <new>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,18 +72,26 @@ violation against it, |c - ref| / (1e-4 + 1e-4|ref|), <= 1 passes; normwise erro
   std::exit(2);
 }
 
+// The whole of `text` as an integer in [lo, hi], or a usage error naming `flag`.
+long long parse_int(const std::string& flag, const std::string& text, long long lo, long long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    usage_error(flag + ": expected an integer from " + std::to_string(lo) + " to " +
+                std::to_string(hi) + ", got '" + text + "'");
+  return v;
+}
+
+// Largest order the bench takes: a 65536² fp32 matrix is 17 GB, and n² stays far from overflow.
+constexpr long long kMaxBenchN = 65536;
+
 std::vector<int64_t> parse_sizes(const std::string& s) {
   std::vector<int64_t> out;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < 1)
-      usage_error("--sizes: '" + item + "' is not a positive integer");
-    out.push_back(v);
-  }
-  if (out.empty()) usage_error("--sizes: expected N[,N...]");
+  while (std::getline(ss, item, ',')) out.push_back(parse_int("--sizes", item, 1, kMaxBenchN));
+  if (out.empty() || s.back() == ',') usage_error("--sizes: expected N[,N...], got '" + s + "'");
   return out;
 }
 
@@ -118,7 +128,7 @@ void print_json(const std::vector<Row>& rows, const std::string& where) {
     const Row& r = rows[i];
     std::printf(
         "  {\"backend\": \"%s\", \"device\": \"%s\", \"method\": \"%s\", \"n\": %lld, "
-        "\"dtype\": \"%s\", \"precision\": \"%s\", \"ms\": %.6f, \"tflops\": %.4f, "
+        "\"dtype\": \"%s\", \"precision\": \"%s\", \"ms\": %.6f, \"tflops\": %.6g, "
         "\"speedup\": %.4f, \"max_violation\": %s, \"rel_err\": %s}%s\n",
         r.backend.c_str(), json_escape(where).c_str(), json_escape(r.method).c_str(),
         (long long)r.n, r.dtype.c_str(), r.precision.c_str(), r.ms, r.tflops, r.speedup,
@@ -128,24 +138,33 @@ void print_json(const std::vector<Row>& rows, const std::string& where) {
   std::printf("]\n");
 }
 
+// --precision's value, or a usage error.
+Precision bench_precision(const std::string& text) {
+  try {
+    return parse_precision(text, "--precision");
+  } catch (const InvalidArgument& e) {
+    usage_error(e.what());
+  }
+}
+
 int bench(int argc, char** argv) {
   BenchConfig cfg;
   bool json = false, force_cpu = false;
   int runs = -1, warmup = -1;
   std::string sizes, precision = "all", structure = "triangular", batch;
-  bool seeded = false;
+  bool seeded = false, sizes_given = false;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) usage_error(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--sizes") sizes = value();
+    if (a == "--sizes") sizes = value(), sizes_given = true;
     else if (a == "--precision") precision = value();
     else if (a == "--kernel") cfg.kernel = value();
     else if (a == "--cpu") force_cpu = true;
-    else if (a == "--runs") runs = std::atoi(value().c_str());
-    else if (a == "--warmup") warmup = std::atoi(value().c_str());
+    else if (a == "--runs") runs = int(parse_int(a, value(), 1, 1000000));
+    else if (a == "--warmup") warmup = int(parse_int(a, value(), 0, 1000000));
     else if (a == "--no-anchors") cfg.anchors = false;
     else if (a == "--structure") structure = value();
     else if (a == "--noisy") cfg.noisy = true;
@@ -154,7 +173,7 @@ int bench(int argc, char** argv) {
     else if (a == "--batch") batch = value();
     else if (a == "--workspace") cfg.workspace = true;
     else if (a == "--warm-l2") cfg.flush_l2 = false;
-    else if (a == "--seed") cfg.seed = std::strtoull(value().c_str(), nullptr, 10), seeded = true;
+    else if (a == "--seed") cfg.seed = parse_int(a, value(), 0, LLONG_MAX), seeded = true;
     else if (a == "--json") json = true;
     else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
@@ -162,7 +181,7 @@ int bench(int argc, char** argv) {
     } else usage_error("unknown bench option '" + a + "'");
   }
   const bool gpu = !force_cpu && cuda_available();
-  cfg.sizes = sizes.empty() ? std::vector<int64_t>{gpu ? 4096 : 2048} : parse_sizes(sizes);
+  cfg.sizes = sizes_given ? parse_sizes(sizes) : std::vector<int64_t>{gpu ? 4096 : 2048};
   cfg.runs = runs > 0 ? runs : (gpu ? 30 : 5);
   cfg.warmup = warmup >= 0 ? warmup : (gpu ? 3 : 1);
   if (gpu && cfg.runs < 20) std::fprintf(stderr, "trimm: note: fewer than 20 runs per median\n");
@@ -173,21 +192,15 @@ int bench(int argc, char** argv) {
   if (!b16 && cfg.dtype != "fp32")
     usage_error("--dtype: expected fp32, bf16 or fp16, got '" + cfg.dtype + "'");
   if (!batch.empty()) {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(batch.c_str(), &end, 10);
-    if (end == batch.c_str() || *end != '\0' || errno == ERANGE || v < 1 || v > INT_MAX)
-      usage_error("--batch: expected a positive integer up to " + std::to_string(INT_MAX) +
-                  ", got '" + batch + "'");
+    cfg.batch = parse_int("--batch", batch, 1, INT_MAX);
     if (!b16) usage_error("--batch: with --dtype bf16 or fp16 only");
-    cfg.batch = v;
   }
   if (cfg.workspace && (!gpu || b16)) usage_error("--workspace: GPU bench of fp32 data only");
   if (!cfg.flush_l2 && !gpu) usage_error("--warm-l2: GPU bench only");
   if (b16 && !gpu) usage_error("--dtype " + cfg.dtype + ": GPU bench only");
   if (b16) {
     // 16-bit data is accumulated in fp32: Auto unless fp32 is asked for by name.
-    cfg.precisions = {precision == "all" ? Precision::Auto : parse_precision(precision, "--precision")};
+    cfg.precisions = {precision == "all" ? Precision::Auto : bench_precision(precision)};
   }
   else if (precision == "all" && !cfg.kernel.empty()) {
     cfg.precisions = {Precision::Auto};
@@ -197,18 +210,24 @@ int bench(int argc, char** argv) {
   else if (precision == "all")
     cfg.precisions = gpu ? std::vector<Precision>{Precision::Ieee, Precision::Fp32}
                          : std::vector<Precision>{Precision::Ieee};
-  else cfg.precisions = {parse_precision(precision, "--precision")};
+  else cfg.precisions = {bench_precision(precision)};
   if (structure == "both") cfg.structures = {Structure::Triangular, Structure::Detect};
   else if (structure == "detect") cfg.structures = {Structure::Detect};
   else if (structure != "triangular")
     usage_error("--structure: expected triangular, detect or both, got '" + structure + "'");
   if ((cfg.noisy || cfg.normal) && !gpu) usage_error("--noisy, --normal: GPU bench only");
+  if (structure != "triangular" && !gpu)
+    usage_error("--structure " + structure + ": GPU bench only");
   if (!seeded) cfg.seed = std::random_device{}();
   std::vector<Row> rows;
   std::string where = "CPU (OpenBLAS)";
   for (const int64_t n : cfg.sizes) {
-    if (gpu) bench_cuda(cfg, n, rows, where);
-    else bench_cpu(cfg, n, rows);
+    try {
+      if (gpu) bench_cuda(cfg, n, rows, where);
+      else bench_cpu(cfg, n, rows);
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error("bench at n = " + std::to_string(n) + ": out of host memory");
+    }
   }
   if (!gpu && !force_cpu) std::fprintf(stderr, "trimm: no CUDA device found: benchmarking the CPU backend\n");
   std::fprintf(stderr, "trimm: seed %llu, %d runs per median, %d warm-up%s\n",
@@ -290,6 +309,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "trimm: error: %s\n", e.what());
     return 1;
   }
+  if (!cmd.empty()) std::fprintf(stderr, "trimm: unknown command '%s'\n\n", cmd.c_str());
   std::fputs(kUsage, stderr);
   return 2;
 }
