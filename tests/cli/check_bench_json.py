@@ -19,6 +19,7 @@ def main(trimm):
             assert isinstance(row[field], kind) or (kind is float and isinstance(row[field], int)), \
                 f"{field} = {row[field]!r} is not {kind}"
         assert row["ms"] > 0, row
+        assert row["tflops"] > 0, row  # printed to 6 significant digits, not 4 decimals
         assert row["dtype"] == "fp32", row  # the CPU backend computes fp32 only
     assert sorted(r["n"] for r in rows) == [65, 65, 130, 130], rows
     trimm_rows = [r for r in rows if r["method"].startswith("trimm")]
