@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
@@ -19,13 +20,46 @@
     ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_);           \
   } while (0)
 
-// Every GPU test starts with this: on a machine without a usable GPU it skips, visibly.
-#define SKIP_WITHOUT_GPU()                                                           \
-  do {                                                                               \
-    if (!::trimm::cuda_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"; \
+// Every GPU test starts with this: on a machine without a usable GPU it skips, visibly. Where
+// TRIMM_REQUIRE_GPU is set (scripts/device.sh sets it), no usable GPU is a failure instead: a
+// broken driver must not pass for a machine without a GPU.
+#define SKIP_WITHOUT_GPU()                                               \
+  do {                                                                   \
+    if (!::trimm::cuda_available()) {                                    \
+      if (std::getenv("TRIMM_REQUIRE_GPU") != nullptr)                   \
+        FAIL() << "no usable CUDA device, and TRIMM_REQUIRE_GPU is set"; \
+      GTEST_SKIP() << "no CUDA device: GPU test skipped";                \
+    }                                                                    \
   } while (0)
 
 namespace trimm::test {
+
+// The current device's compute capability, 10·major + minor.
+inline int device_cc() {
+  int dev = 0, major = 0, minor = 0;
+  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
+  return 10 * major + minor;
+}
+
+// Whether the kernel named `kernel` in a dispatch table ([begin, end)) runs on this device, by
+// the table's compute capabilities (an sm_90a kernel elsewhere does not: printed as a skip). A
+// test must not infer it from a refused call: a kernel the table says runs here and that is
+// refused is a failure, never a skip.
+template <class Entry>
+bool table_kernel_runs_here(const Entry* begin, const Entry* end, const std::string& kernel) {
+  for (const Entry* e = begin; e != end; ++e) {
+    if (kernel != e->name) continue;
+    const int cc = device_cc();
+    if (cc >= e->min_cc && cc <= e->max_cc) return true;
+    std::printf("[ SKIPPED  ] %s runs on sm_%d to sm_%d; this device is sm_%d\n", e->name,
+                e->min_cc, e->max_cc, cc);
+    return false;
+  }
+  ADD_FAILURE() << "no kernel named '" << kernel << "' in the table";
+  return false;
+}
 
 // TRIMM_TEST_MAX_N caps the sizes (compute-sanitizer runs are ~100x slower).
 inline int64_t max_n() {

@@ -1,8 +1,8 @@
-// trimm::trtrmm_backward on the GPU (float and double) against the CPU backward
-// (trimm::cpu::trtrmm_backward) and against plain loops: dA = M(G)·Bᵀ, dB = Aᵀ·M(G) on dense
-// signed inputs, G's other triangle NaN (M drops it), distinct leading dimensions, batches with
-// shared operands, non-finite inputs with the dense product's semantics. The outputs are poisoned
-// before every call and every element is checked.
+// trimm::trtrmm_backward on the GPU (float and double) against the CPU backward in fp64
+// (trimm::cpu::trtrmm_backward on the widened inputs) and against plain loops: dA = M(G)·Bᵀ, dB =
+// Aᵀ·M(G) on dense signed inputs, G's other triangle NaN (M drops it), distinct leading dimensions,
+// batches with shared operands, non-finite inputs with the dense product's semantics. The outputs
+// are poisoned before every call and every element is checked.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -45,17 +45,19 @@ std::vector<T> absolute(std::vector<T> x) {
 
 // The n×n matrix of an output (leading dimension ld) equals want exactly, or within
 // 2·γ·bound(i, j) (γ = 1.1·n·eps of T) where bound is given; the ld padding stays NaN.
-template <typename T>
+template <typename T, typename W>
 ::testing::AssertionResult check_output(const char* what, int64_t n, const T* out, int64_t ld,
-                                        const T* want, int64_t ldw, const T* bound = nullptr) {
+                                        const W* want, int64_t ldw, const W* bound = nullptr) {
   const double gamma =
       1.1 * double(std::max<int64_t>(n, 1)) * double(std::numeric_limits<T>::epsilon()) / 2;
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) {
-      const T o = out[i * ld + j], w = want[i * ldw + j];
+      const T o = out[i * ld + j];
+      const W w = want[i * ldw + j];
       bool ok;
       if (std::isnan(w)) ok = std::isnan(o);
-      else if (bound == nullptr || std::isinf(w)) ok = o == w;
+      else if (bound == nullptr || std::isinf(w))
+        ok = double(o) == double(w);
       else ok = std::fabs(double(o) - double(w)) <= 2.0 * gamma * double(bound[i * ldw + j]) + 1e-30;
       if (!ok)
         return ::testing::AssertionFailure() << what << "(" << i << ", " << j << ") = " << o
@@ -73,8 +75,8 @@ struct Layout {
   int64_t n, ldg, lda, ldb, ldda, lddb;
 };
 
-// One gradient on the GPU against the CPU backward on the same inputs: exact on integers, within
-// the fp32/fp64 bound (from the same products on |G|, |A|, |B|) on signed random inputs.
+// One gradient on the GPU against the CPU backward in fp64 on the same inputs: exact on integers,
+// within the fp32/fp64 bound (from the same products on |G|, |A|, |B|) on signed random inputs.
 template <typename T>
 void check_against_cpu(Fill fill, const Layout& s, bool integers, std::mt19937_64& rng) {
   SCOPED_TRACE(sizeof(T) == 4 ? "float" : "double");
@@ -91,15 +93,18 @@ void check_against_cpu(Fill fill, const Layout& s, bool integers, std::mt19937_6
                   db.get(), s.lddb);
   TEST_CUDA(cudaGetLastError());
   const auto dA = da.download(), dB = db.download();
-  std::vector<T> rA(static_cast<size_t>(s.n * s.n)), rB(rA.size());
-  cpu::trtrmm_backward(fill, s.n, G.data(), s.ldg, A.data(), s.lda, B.data(), s.ldb, rA.data(),
+  // The reference in fp64 whatever T is (widening is exact).
+  auto wide = [](const std::vector<T>& x) { return std::vector<double>(x.begin(), x.end()); };
+  const auto Gd = wide(G), Ad = wide(A), Bd = wide(B);
+  std::vector<double> rA(static_cast<size_t>(s.n * s.n)), rB(rA.size());
+  cpu::trtrmm_backward(fill, s.n, Gd.data(), s.ldg, Ad.data(), s.lda, Bd.data(), s.ldb, rA.data(),
                        s.n, rB.data(), s.n);
   if (integers) {
     EXPECT_TRUE(check_output("dA", s.n, dA.data(), s.ldda, rA.data(), s.n));
     EXPECT_TRUE(check_output("dB", s.n, dB.data(), s.lddb, rB.data(), s.n));
   } else {
-    const auto Ga = absolute(G), Aa = absolute(A), Ba = absolute(B);
-    std::vector<T> mA(rA.size()), mB(rA.size());
+    const auto Ga = absolute(Gd), Aa = absolute(Ad), Ba = absolute(Bd);
+    std::vector<double> mA(rA.size()), mB(rA.size());
     cpu::trtrmm_backward(fill, s.n, Ga.data(), s.ldg, Aa.data(), s.lda, Ba.data(), s.ldb,
                          mA.data(), s.n, mB.data(), s.n);
     EXPECT_TRUE(check_output("dA", s.n, dA.data(), s.ldda, rA.data(), s.n, mA.data()));
@@ -190,8 +195,8 @@ TEST_P(GpuBackward, NonFiniteAsTheDenseProduct) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuBackward,
                          ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
-                                            ::testing::Values<int64_t>(1, 2, 3, 17, 64, 65, 130,
-                                                                       300, 1000)),
+                                            ::testing::Values<int64_t>(1, 2, 3, 17, 64, 65, 127,
+                                                                       129, 130, 300, 1000, 2500)),
                          [](const auto& info) {
                            return std::string(to_string(std::get<0>(info.param))) + "_n" +
                                   std::to_string(std::get<1>(info.param));

@@ -58,17 +58,15 @@ std::vector<std::string> every_kernel() {
   return names;
 }
 
-// Whether a forced kernel runs on this device; if not (an sm_90a kernel elsewhere), says so.
+// Whether a forced kernel runs on this device by the table (if not, an sm_90a kernel elsewhere,
+// says so); where it does, dispatch must take it forced at n.
 bool runs_here(const std::string& kernel, int64_t n) {
+  if (!test::table_kernel_runs_here(dispatch::table_begin(), dispatch::table_end(), kernel))
+    return false;
   Options o;
   o.kernel = kernel;
-  try {
-    selected_kernel(n, o);
-    return true;
-  } catch (const InvalidArgument& e) {
-    std::printf("[ SKIPPED  ] %s: %s\n", kernel.c_str(), e.what());
-    return false;
-  }
+  EXPECT_NO_THROW(selected_kernel(n, o)) << kernel << " at n = " << n;
+  return true;
 }
 
 bool needs_tma(const std::string& kernel) {
@@ -84,8 +82,10 @@ Precision precision_of(const std::string& kernel) {
 }
 
 // `workspace_of`: a call that brings that kernel's workspace (dispatch may take it unforced).
+// `precision`: the call's options.precision (Tf32, forced or chosen, is judged by TF32's bound).
 void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inputs,
-               std::mt19937_64& rng, const std::string& workspace_of = "") {
+               std::mt19937_64& rng, const std::string& workspace_of = "",
+               Precision precision = Precision::Auto) {
   std::function<double()> gen = test::normal(rng);
   if (inputs == Inputs::Integers) gen = test::integers(rng);
   if (inputs == Inputs::Uniform01) gen = test::uniform01(rng);
@@ -106,6 +106,7 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   o.kernel = workspace_of.empty() ? kernel : workspace_of;
   const test::Workspace ws(o, s.n);
   o.kernel = kernel;
+  o.precision = precision;
   auto call = [&] {
     trtrmm(fill, s.n, dA.get() + s.offset, s.lda, dB.get() + s.offset, s.ldb,
            dC.get() + s.offset, s.ldc, nullptr, o);
@@ -127,7 +128,7 @@ void check_one(const std::string& kernel, Fill fill, const Shape& s, Inputs inpu
   const float* c = C.data() + s.offset;
   if (inputs == Inputs::Integers) {
     EXPECT_TRUE(test::equals_exactly(fill, s.n, c, s.ldc, ref.data(), s.n));
-  } else if (precision_of(kernel) == Precision::Tf32) {
+  } else if (precision_of(kernel) == Precision::Tf32 || precision == Precision::Tf32) {
     // One TF32 product per term (both factors rounded to nearest: relative error <= 2^-10), fp32
     // sums: |c - r| <= 1.1·(2^-10 + 2n·2^-23)·(|A|·|B|)(i, j), a bound that holds for every input
     // (no flakes from cancellation) and that a dropped or doubled k8 step still exceeds.
@@ -172,13 +173,9 @@ class GpuTrtrmm : public ::testing::TestWithParam<Param>, public Seeded {
     if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
     if (std::get<0>(GetParam()) == "naive_fp32" && std::get<2>(GetParam()) > 1024)
       GTEST_SKIP() << "the naive yardstick is checked up to n = 1024";
-    Options o;
-    o.kernel = std::get<0>(GetParam());
-    try {
-      selected_kernel(std::get<2>(GetParam()), o);
-    } catch (const InvalidArgument& e) {
-      GTEST_SKIP() << e.what();  // e.g. an sm_90a kernel on another GPU
-    }
+    const std::string& kernel = std::get<0>(GetParam());
+    if (!kernel.empty() && !runs_here(kernel, std::get<2>(GetParam())))
+      GTEST_SKIP() << kernel << " does not run on this GPU";  // e.g. an sm_90a kernel elsewhere
   }
 };
 
@@ -219,7 +216,8 @@ TEST_P(GpuTrtrmm, MisalignedViewsScalarPath) {
 const std::vector<int64_t> kSizes = {1, 2, 3, 17, 31, 64, 127, 128, 129, 255, 1000, 1024, 2048, 4097};
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param)) + "_n" +
+  const std::string& kernel = std::get<0>(info.param);
+  return (kernel.empty() ? "auto" : kernel) + "_" + to_string(std::get<1>(info.param)) + "_n" +
          std::to_string(std::get<2>(info.param));
 }
 
@@ -228,6 +226,49 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::ValuesIn(every_kernel()),
                        ::testing::Values(Fill::Upper, Fill::Lower), ::testing::ValuesIn(kSizes)),
     param_name);
+
+// Dispatch's own choice (no kernel forced), at every size: the kernel the library runs for a
+// caller who names none.
+INSTANTIATE_TEST_SUITE_P(Dispatch, GpuTrtrmm,
+                         ::testing::Combine(::testing::Values(std::string()),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::ValuesIn(kSizes)),
+                         param_name);
+
+// Each precision unforced, across dispatch's thresholds (the small kernel to 1216, or 1792 with
+// Ieee; past them sm90_tf32x3 or sm80_tf32x3, sm90_tf32, simt_fp32): integers bit-exact and
+// signed inputs within the precision's bound, on the kernel dispatch takes.
+using PrecisionParam = std::tuple<Precision, Fill, int64_t>;
+class GpuTrtrmmPrecision : public ::testing::TestWithParam<PrecisionParam>, public Seeded {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  }
+};
+
+TEST_P(GpuTrtrmmPrecision, UnforcedIntegerAndSignedInputs) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [precision, fill, n] = GetParam();
+  Options o;
+  o.precision = precision;
+  SCOPED_TRACE(std::string("dispatch's kernel: ") + selected_kernel(n, o));
+  check_one("", fill, {n, n, n, n}, Inputs::Integers, rng_, "", precision);
+  check_one("", fill, {n, n, n, n}, Inputs::Signed, rng_, "", precision);
+}
+
+INSTANTIATE_TEST_SUITE_P(Unforced, GpuTrtrmmPrecision,
+                         ::testing::Combine(::testing::Values(Precision::Auto, Precision::Fp32,
+                                                              Precision::Tf32, Precision::Ieee),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(int64_t(1000), int64_t(1217),
+                                                              int64_t(1793), int64_t(2048),
+                                                              int64_t(4097))),
+                         [](const ::testing::TestParamInfo<PrecisionParam>& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  to_string(std::get<1>(info.param)) + "_n" +
+                                  std::to_string(std::get<2>(info.param));
+                         });
 
 // Past the packed layouts' table (n > 5632), the sm90 kernels take a single problem's units in
 // bands of 12 diagonals: 5896 (47 tile diagonals: a partial band of 11, the last tile column
@@ -251,8 +292,9 @@ INSTANTIATE_TEST_SUITE_P(
 // Unforced, misaligned views go to a kernel that takes them (never a refused TMA kernel).
 TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(test::seed());
-  SCOPED_TRACE(test::seed_note(test::seed()));
+  const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
   DeviceBuffer<float> probe(std::vector<float>(8, 0.f));
   for (const Fill fill : {Fill::Upper, Fill::Lower})
     for (const int64_t n : {129, 1000}) {
@@ -272,8 +314,9 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3GivenItsWorkspace) {
   SKIP_WITHOUT_GPU();
   constexpr int64_t n = 3072;
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
-  std::mt19937_64 rng(test::seed());
-  SCOPED_TRACE(test::seed_note(test::seed()));
+  const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
   Options o;
   o.kernel = "sm90_fp16x3";
   const test::Workspace ws(o, n);
@@ -469,7 +512,9 @@ INSTANTIATE_TEST_SUITE_P(Fills, GpuTrtrmmBigBatch, ::testing::Values(Fill::Upper
 
 TEST(GpuTrtrmmReference, NaiveFp64ReferenceMatchesTheCpuReference) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(test::seed());
+  const uint64_t seed = test::seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
   for (const Fill fill : {Fill::Upper, Fill::Lower}) {
     const int64_t n = 301, ld = 305;
     const auto A = test::make_triangular<float>(fill, n, ld, test::uniform(rng));
@@ -530,15 +575,6 @@ uint32_t epoch_tagged_flags(uint32_t word, uint32_t before) {
   return word & ((1u << kernels::kEpochShift) - 1u);
 }
 
-// This GPU's compute capability, 10·major + minor (for dispatch's answers).
-void device_cc(int& cc) {
-  int dev = 0, major = 0, minor = 0;
-  TEST_CUDA(cudaGetDevice(&dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-  cc = 10 * major + minor;
-}
-
 // Whether C (ld ldc) is the dense product's triangle within one TF32 product a term (precision
 // tf32): |c - r| <= 1.1·(2^-10 + 2n·2^-23)·(|A|·|B|)(i, j), `mag` the dense product of |A| and
 // |B|; NaN and Inf where the reference has them, exact zeros outside.
@@ -590,8 +626,7 @@ TEST_P(GpuDetect, EqualsTheDenseProductsTriangle) {
     mag.resize(static_cast<size_t>(n * n));
     cpu::reference_dense(fill, n, Aabs.data(), lda, Babs.data(), ldb, mag.data(), n);
   }
-  int cc = 0;
-  ASSERT_NO_FATAL_FAILURE(device_cc(cc));
+  const int cc = test::device_cc();
   const std::pair<std::string, Precision> runs[] = {{"", Precision::Auto},
                                                     {"sm90_tf32x3", Precision::Auto},
                                                     {"sm90_fp16x3", Precision::Auto},
@@ -675,8 +710,9 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
   SKIP_WITHOUT_GPU();
   constexpr int64_t n = 3072;
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
-  std::mt19937_64 rng(test::seed());
-  SCOPED_TRACE(test::seed_note(test::seed()));
+  const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
   // Triangular inputs (zeros in the other triangles, as Detect's fast path needs), integers.
   const std::function<double()> gen = test::integers(rng);
   const auto A = test::make(test::Kind::Triangular, Fill::Upper, n, n, gen, rng);

@@ -231,15 +231,11 @@ template <typename T>
 bool dense_alone16(const Options& o, Fill fill, int64_t n, const T* A, int64_t lda,
                    int64_t stride_a, const T* B, int64_t ldb, int64_t stride_b, const T* C,
                    int64_t ldc, int64_t stride_c, int64_t batch) {
-  int dev = 0, major = 0, minor = 0;
-  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
-  EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
-  EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
   const std::string ran = selected_kernel_strided_batched(fill, n, A, lda, stride_a, B, ldb,
                                                           stride_b, C, ldc, stride_c, batch, o);
   const kernels::Problem16<T> p{
       fill, n, A, lda, stride_a, B, ldb, stride_b, const_cast<T*>(C), ldc, stride_c, batch};
-  return dispatch::dense_detect16(10 * major + minor, n, batch, o.kernel, ran,
+  return dispatch::dense_detect16(test::device_cc(), n, batch, o.kernel, ran,
                                   kernels::tma_compatible_16bit(p)) != nullptr;
 }
 
@@ -250,20 +246,18 @@ bool needs_tma16(const std::string& kernel) {
   return false;  // "" (dispatch's choice)
 }
 
-// Whether a forced kernel runs on this device; if not, says so.
+// Whether a forced kernel runs on this device by the table (if not, says so); where it does,
+// dispatch must take it forced.
 template <class F>
 bool runs_here16(const std::string& kernel) {
+  if (!test::table_kernel_runs_here(dispatch::table16_begin(), dispatch::table16_end(), kernel))
+    return false;
   Options o;
   o.kernel = kernel;
-  try {
-    DeviceBuffer<uint16_t> probe(8);  // 16-byte aligned: any kernel's operands
-    const auto* p = reinterpret_cast<const typename F::T*>(probe.get());
-    selected_kernel(Fill::Upper, 8, p, 8, p, 8, p, 8, o);
-    return true;
-  } catch (const InvalidArgument& e) {
-    std::printf("[ SKIPPED  ] %s: %s\n", kernel.c_str(), e.what());
-    return false;
-  }
+  DeviceBuffer<uint16_t> probe(8);  // 16-byte aligned: any kernel's operands
+  const auto* p = reinterpret_cast<const typename F::T*>(probe.get());
+  EXPECT_NO_THROW(selected_kernel(Fill::Upper, 8, p, 8, p, 8, p, 8, o)) << kernel;
+  return true;
 }
 
 struct Shape {
@@ -606,8 +600,9 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuTrtrmm16Batched,
 // More problems than a grid's y (or z) dimension holds: the launchers loop over the batch.
 TEST(GpuTrtrmm16BigBatch, BatchLargerThanOneGrid) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(test::seed());
-  SCOPED_TRACE(test::seed_note(test::seed()));
+  const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
   const int64_t n = 8, batch = 70000, stride = n * n;  // n = 8: 16-byte rows, for TMA
   for (const Fill fill : {Fill::Upper, Fill::Lower}) {
     Bits A, B;
