@@ -138,8 +138,9 @@ if has sanitize; then
       note "compute-sanitizer $tool $bin"
       filter='*'
       # racecheck and synccheck are slow: every kernel at two sizes (sm90_tf32x3, which refuses
-      # misaligned n, at 128), and two batches.
-      [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300'
+      # misaligned n, at 128), two batches, and the Detect, lost-element and backward suites
+      # (their sizes capped by TRIMM_TEST_MAX_N like the rest).
+      [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300:GpuDetectPinned.*:GpuDetect16Pinned.*:GpuDetect16Gate.*:GpuLostElements*:GpuSampledMaxima*:GpuWideRanges*:GpuBackward.*n130'
       filter=${SANITIZE_FILTER:-$filter}
       # A binary none of whose tests the filter names is left out (compute-sanitizer would fail
       # on a run that makes no CUDA call).

@@ -32,6 +32,12 @@
     }                                                                    \
   } while (0)
 
+// Skips a test whose order n is past TRIMM_TEST_MAX_N (the sanitizer runs cap it: see max_n).
+#define SKIP_ABOVE_MAX_N(n)                                                                       \
+  do {                                                                                            \
+    if ((n) > ::trimm::test::max_n()) GTEST_SKIP() << "n = " << (n) << " above TRIMM_TEST_MAX_N"; \
+  } while (0)
+
 namespace trimm::test {
 
 // The current device's compute capability, 10·major + minor.

@@ -298,6 +298,7 @@ TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
   DeviceBuffer<float> probe(std::vector<float>(8, 0.f));
   for (const Fill fill : {Fill::Upper, Fill::Lower})
     for (const int64_t n : {129, 1000}) {
+      if (n > test::max_n()) continue;
       // What the bench labels its rows with must be what runs: no TMA kernel for these views.
       const char* name = selected_kernel(fill, n, probe.get() + 1, n + 1, probe.get() + 1, n + 3,
                                          probe.get() + 1, n + 5);
@@ -313,6 +314,7 @@ TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
 TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3GivenItsWorkspace) {
   SKIP_WITHOUT_GPU();
   constexpr int64_t n = 3072;
+  SKIP_ABOVE_MAX_N(n);
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
   const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
   std::mt19937_64 rng(seed);
@@ -334,7 +336,10 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3GivenItsWorkspace) {
 class GpuTrtrmmBatched : public ::testing::TestWithParam<std::tuple<Fill, int64_t>>,
                          public Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
+  }
 };
 
 // Three problems with A or B shared (stride 0) or not, and a batch stride that is or is not a
@@ -557,6 +562,7 @@ class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
     Options o;
     o.kernel = "sm90_tf32x3";
     try {
@@ -709,6 +715,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
   SKIP_WITHOUT_GPU();
   constexpr int64_t n = 3072;
+  SKIP_ABOVE_MAX_N(n);
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
   const uint64_t seed = test::seed();  // one draw: the seed the trace names is the one used
   std::mt19937_64 rng(seed);
@@ -829,6 +836,7 @@ TEST_F(GpuDetectPinned, OneValueInTheOtherTriangleIsFound) {
 TEST_F(GpuDetectPinned, Fp16x3ScansLongRowsWhole) {
   SCOPED_TRACE(test::seed_note(seed_));
   const int64_t n = 1100, ld = n + 4;
+  SKIP_ABOVE_MAX_N(n);
   if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
   if (!runs_here("sm90_fp16x3", n)) GTEST_SKIP() << "sm90_fp16x3 needs sm_90";
   for (const Fill fill : {Fill::Upper, Fill::Lower}) {
@@ -1067,6 +1075,7 @@ TEST_F(GpuDetectPinned, BatchesAreScannedWhole) {
 TEST_F(GpuDetectPinned, BandedTriangularIntegersExact) {
   SCOPED_TRACE(test::seed_note(seed_));
   const int64_t n = 5896, lda = n + 4, ldb = lda + 4, ldc = lda + 8;
+  SKIP_ABOVE_MAX_N(n);
   if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
   for (const Fill fill : {Fill::Upper, Fill::Lower}) {
     SCOPED_TRACE(to_string(fill));
@@ -1152,7 +1161,10 @@ TEST_F(GpuDetectPinned, GeneralLaunchOverALargeBatch) {
 class GpuWideRanges : public ::testing::TestWithParam<std::tuple<Fill, int64_t, int>>,
                       public Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
+  }
 };
 
 TEST_P(GpuWideRanges, RowAndColumnScalesFactorOut) {
@@ -1230,7 +1242,10 @@ class GpuLostElements
     : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool, Structure>>,
       public Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
+  }
 };
 
 // GpuLostElements' operands (n × n, ld n): the huge rows (every eighth, `many`, or two short ones)
@@ -1378,7 +1393,10 @@ class GpuLostElementsBatched
     : public ::testing::TestWithParam<std::tuple<Fill, int64_t, bool>>,
       public Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
+  }
 };
 
 TEST_P(GpuLostElementsBatched, EachEntryItsOwnLists) {
@@ -1435,7 +1453,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuLostElementsBatched,
 class GpuSampledMaxima : public ::testing::TestWithParam<std::tuple<int64_t, int, Structure>>,
                          public Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<0>(GetParam()));
+  }
 };
 
 TEST_P(GpuSampledMaxima, AnUnsampledRowFarAboveItsColumnsIsExact) {

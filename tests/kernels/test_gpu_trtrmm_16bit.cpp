@@ -514,7 +514,10 @@ INSTANTIATE_TEST_SUITE_P(
 using BatchParam = std::tuple<Type, Fill, int64_t>;
 class GpuTrtrmm16Batched : public ::testing::TestWithParam<BatchParam>, public test::Seeded {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
+  }
 };
 
 // Every kernel forced (and dispatch's choice), three problems with lda, ldb, ldc and the batch
