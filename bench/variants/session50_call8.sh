@@ -1,0 +1,30 @@
+# Prepared in session 50 (no device lent): the GPU tests session 50 added or changed, never run
+# on a GPU (~4-6 min). carry ["build-carry", ".deps/openblas"]
+# build-carry/s50t.tar.xz: test_gpu, test_gpu_16bit, test_dispatch of cf0f994, built here.
+# - GpuTrtrmmPrecision (each precision unforced across dispatch's thresholds, 1000-4097) and
+#   Dispatch/GpuTrtrmm (no kernel forced, every size): dispatch's own choices had no test that
+#   checked results above the small kernel but fp16x3 at 3072.
+# - runs_here / runs_here16 / GpuTrtrmm's SetUp now skip only where the table says a kernel does
+#   not run here; a refusal elsewhere fails (it used to print SKIPPED and pass).
+# - GpuBackward against the fp64 CPU backward (was the fp32 one), sizes 127, 129, 2500 added.
+# - TRIMM_REQUIRE_GPU=1: a missing GPU fails instead of skipping.
+# - test_dispatch's UnknownKernelIsRefusedBeforeAnyDeviceQuery (passes on the CPU machine).
+# Predicted: all pass; on the H200 no "[ SKIPPED ]" line from runs_here (every table entry runs
+# on sm_90). A failure in GpuTrtrmmPrecision is a dispatch or tolerance finding, not a flake:
+# replay it with the printed TRIMM_TEST_SEED.
+export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1
+mkdir -p /tmp/v && tar -xJf build-carry/s50t.tar.xz -C /tmp/v
+T=/tmp/v/s50t L=$OUT/run.txt
+cat $T/COMMIT >> $L
+nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu --format=csv >> $L
+run() {  # label, seconds, binary, filter
+  echo "== $1" >> $L
+  timeout $2 $T/$3 --gtest_filter="$4" > $OUT/$1.txt 2>&1
+  echo "rc $?" >> $L
+  grep -E "^\[  PASSED|^\[  FAILED|SKIPPED \]|tests? ran" $OUT/$1.txt | sort | uniq -c | head -20 >> $L
+}
+run dispatch 60 test_dispatch '*'
+run precision 240 test_gpu 'Unforced/GpuTrtrmmPrecision.*:Dispatch/GpuTrtrmm.*'
+run backward 150 test_gpu 'Sizes/GpuBackward*:GpuBackwardBatched*:GpuTrtrmmReference.*:GpuTrtrmmDispatch.*'
+run forced16 150 test_gpu_16bit '*GpuTrtrmm16.*_n129*:*GpuTrtrmm16.*_n1000*:GpuTrtrmm16Batched*'
+cat $L
