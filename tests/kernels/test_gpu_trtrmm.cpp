@@ -1151,6 +1151,103 @@ TEST_F(GpuDetectPinned, GeneralLaunchOverALargeBatch) {
   }
 }
 
+// The fp32 gated launches, each alone on a preset flag word: it computes C (every element: its
+// triangle and the zeros) exactly where its path applies, and returns without writing anything
+// otherwise; none changes the word (integer inputs: every sum finite). A gated launch that failed
+// to switch off would rewrite C with the same values in a call, so only a direct launch shows it.
+// The sm_90 launches and naive_fp32 read a zeroed word (epoch 0, as the flags path leaves it);
+// simt_small_fp32's AnyFlag launch reads the call's epoch: a word tagged with another holds none.
+class GpuDetectGate : public ::testing::Test, public test::Seeded {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+
+TEST_F(GpuDetectGate, EachLaunchRunsOnlyOnItsFlags) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  using namespace kernels;
+  int dev = 0, sms = 0;
+  TEST_CUDA(cudaGetDevice(&dev));
+  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const DeviceInfo info{dev, test::device_cc(), sms};
+  struct Launch {
+    const char* name;
+    Path path;
+    void (*launch)(const Problem&, const DeviceInfo&, Stream);
+    bool epochs;  // reads the call's epoch
+  };
+  std::vector<Launch> launches = {
+      {"naive_fp32 exact", Path::Exact, launch_naive_fp32, false},
+      {"simt_small_fp32 any flag", Path::AnyFlag, launch_simt_small_fp32, true}};
+  if (info.cc == 90) {
+    launches.push_back({"sm90_tf32x3 dense", Path::Dense, launch_sm90_tf32x3, false});
+    launches.push_back({"sm90_tf32 dense", Path::Dense, launch_sm90_tf32, false});
+    launches.push_back({"sm90_tf32x3 fallback", Path::Fallback, launch_sm90_tf32x3, false});
+  }
+  const uint32_t words[] = {0u,
+                            kOutsideA,
+                            kOutsideB,
+                            kOutsideA | kOutsideB,
+                            kOutsideA | kNonFiniteOutside,
+                            kNonFiniteOut,
+                            kOutsideB | kNonFiniteOut,
+                            kLostBits,
+                            kOutsideA | kLostBits,
+                            kNonFiniteDense,
+                            (1u << kEpochShift) - 1u};
+  // (the call's epoch, the word's): untagged (a zeroed word), this call's, a stale call's.
+  const std::pair<uint32_t, uint32_t> epochs[] = {{0u, 0u}, {5u, 5u}, {5u, 4u}};
+  for (const int64_t n : {40, 700})
+    for (const int64_t batch : {1, 3})
+      for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+        const int64_t ld = (n + 3) / 4 * 4, stride = n * ld, total = batch * stride;
+        std::vector<float> in(static_cast<size_t>(total));
+        std::uniform_int_distribution<int> value(-4, 4);
+        for (float& v : in) v = float(value(rng_));
+        DeviceBuffer<float> dA(in), dB(in), dC(static_cast<size_t>(total));
+        DeviceBuffer<uint32_t> gate(1);
+        for (const Launch& l : launches)
+          for (const auto& [epoch, tag] : epochs)
+            for (const uint32_t w : words) {
+              if (!l.epochs && epoch != 0u) continue;
+              SCOPED_TRACE(std::string(l.name) + " n " + std::to_string(n) + " batch " +
+                           std::to_string(batch) + " " + to_string(fill) + " flags " +
+                           std::to_string(w) + " epoch " + std::to_string(epoch) + " tag " +
+                           std::to_string(tag));
+              const uint32_t word = w | tag << kEpochShift, f = tag == epoch ? w : 0u;
+              Problem p;
+              static_cast<MatrixProblem<float>&>(p) = {fill, n,      dA.get(), ld, stride, dB.get(),
+                                                       ld,   stride, dC.get(), ld, stride, batch};
+              p.gate = gate.get();
+              p.path = l.path;
+              p.epoch = epoch;
+              gate.upload(std::vector<uint32_t>(1, word));
+              TEST_CUDA(cudaMemset(dC.get(), 0x77, size_t(total) * sizeof(float)));
+              l.launch(p, info, nullptr);
+              TEST_CUDA(cudaGetLastError());
+              const auto out = dC.download();
+              uint32_t poison = 0;
+              std::memset(&poison, 0x77, sizeof poison);
+              int64_t written = 0;
+              for (int64_t b = 0; b < batch; ++b)
+                for (int64_t i = 0; i < n; ++i)
+                  for (int64_t j = 0; j < n; ++j) {
+                    uint32_t bits = 0;
+                    std::memcpy(&bits, &out[size_t(b * stride + i * ld + j)], sizeof bits);
+                    written += bits != poison;
+                  }
+              const bool nonfinite =
+                  (f & (kNonFiniteOutside | kNonFiniteOut | kNonFiniteInside)) != 0u;
+              const bool runs = l.path == Path::Dense
+                                    ? (f & (kOutsideA | kOutsideB | kLostBits)) != 0u && !nonfinite
+                                : l.path == Path::Exact ? nonfinite || (f & kNonFiniteDense) != 0u
+                                : l.path == Path::Fallback ? (f & kLostBits) != 0u
+                                                           : f != 0u;  // AnyFlag
+              EXPECT_EQ(written, runs ? batch * n * n : 0);
+              EXPECT_EQ(gate.download()[0], word) << "flag word modified";
+            }
+      }
+}
+
 // Rows of A and columns of B of very different magnitudes, each scaled by its own 2^e: e in
 // [-40, 40] both (beyond fp16's range either way, which sm90_fp16x3's per-row and per-column
 // scales must absorb), or A's rows at 2^(80…110) and B's columns at 2^-(80…110) and the
