@@ -1,6 +1,6 @@
 # Prepared in session 50 (no device lent): the GPU tests session 50 added or changed, never run
 # on a GPU (~8-9 min; the runs are time-boxed). carry ["build-carry", ".deps/openblas"]
-# build-carry/s50t.tar.xz: test_gpu, test_gpu_16bit, test_dispatch of cf0f994, built here.
+# build-carry/s50t.tar.xz: test_gpu, test_gpu_16bit, test_dispatch of 5b3b066, built here.
 # - GpuTrtrmmPrecision (each precision unforced across dispatch's thresholds, 1000-4097) and
 #   Dispatch/GpuTrtrmm (no kernel forced, every size): dispatch's own choices had no test that
 #   checked results above the small kernel but fp16x3 at 3072.
@@ -8,6 +8,9 @@
 #   not run here; a refusal elsewhere fails (it used to print SKIPPED and pass).
 # - GpuBackward against the fp64 CPU backward (was the fp32 one), sizes 127, 129, 2500 added.
 # - TRIMM_REQUIRE_GPU=1: a missing GPU fails instead of skipping.
+# - GpuDetectGate: the fp32 gated launches (sm90_tf32x3/sm90_tf32 Dense, sm90_tf32x3 Fallback,
+#   naive_fp32 Exact, simt_small_fp32 AnyFlag) alone on preset words: C written entirely where
+#   the path applies, not at all elsewhere, the word unchanged.
 # - test_dispatch's UnknownKernelIsRefusedBeforeAnyDeviceQuery (passes on the CPU machine).
 # Predicted: all pass; on the H200 no "[ SKIPPED ]" line from runs_here (every table entry runs
 # on sm_90). A failure in GpuTrtrmmPrecision is a dispatch or tolerance finding, not a flake:
@@ -28,6 +31,6 @@ run() {  # label, seconds, binary, filter
 run test_dispatch 30 test_dispatch '*'
 run precision 170 test_gpu 'Unforced/GpuTrtrmmPrecision.*'
 run unforced 150 test_gpu 'Dispatch/GpuTrtrmm.*'
-run backward 120 test_gpu 'Sizes/GpuBackward*:GpuTrtrmmReference.*:GpuTrtrmmDispatch.*'
+run backward 120 test_gpu 'Sizes/GpuBackward*:GpuTrtrmmReference.*:GpuTrtrmmDispatch.*:GpuDetectGate.*'
 run forced16 90 test_gpu_16bit '*GpuTrtrmm16.*_n129*:*GpuTrtrmm16.*_n1000*:GpuTrtrmm16Batched*'
 cat $L
