@@ -140,7 +140,11 @@ if has sanitize; then
       # racecheck and synccheck are slow: every kernel at two sizes (sm90_tf32x3, which refuses
       # misaligned n, at 128), two batches, and the Detect, lost-element and backward suites
       # (their sizes capped by TRIMM_TEST_MAX_N like the rest).
-      [ "$tool" != memcheck ] && filter='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300:GpuDetectPinned.*:GpuDetect16Pinned.*:GpuDetect16Gate.*:GpuLostElements*:GpuSampledMaxima*:GpuWideRanges*:GpuBackward.*n130'
+      # (Parameterized suites carry their instantiation's prefix: */Suite.)
+      small='*_n129:*_n255:*sm90*_n128:*Batched*n33:*Batched*n300'
+      suites='GpuDetectPinned.*:GpuDetect16Pinned.*:GpuDetect16Gate.*:GpuDetectGate.*'
+      suites+=':*/GpuLostElements*:*/GpuSampledMaxima*:*/GpuWideRanges*:*/GpuBackward.*n130'
+      [ "$tool" != memcheck ] && filter="$small:$suites"
       filter=${SANITIZE_FILTER:-$filter}
       # A binary none of whose tests the filter names is left out (compute-sanitizer would fail
       # on a run that makes no CUDA call).

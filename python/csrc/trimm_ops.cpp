@@ -17,6 +17,7 @@
 #include <Python.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>

@@ -103,9 +103,10 @@ def _autograd_kernel(op, function):
         if ((torch.is_grad_enabled() and torch._C._any_requires_grad(*args))
                 or fwAD._current_level >= 0):
             torch._check(torch._C._functorch.maybe_current_level() is None,
-                         lambda: f"{op}: inside torch.func's transforms call trimm's Python "
-                                 f"functions (trimm.triu_matmul, trimm.tril_matmul), not the "
-                                 f"operator")
+                         lambda: f"{op}: torch.func's transforms need trimm's Python functions "
+                                 f"(trimm.triu_matmul, trimm.tril_matmul), called in eager "
+                                 f"mode: not the operator, and not under torch.compile, which "
+                                 f"cannot trace their custom jvp")
             return function.apply(*args)
         with torch._C._AutoDispatchBelowAutograd():
             return op.redispatch(keyset & torch._C._after_autograd_keyset, *args)

@@ -28,20 +28,19 @@ struct Span {
 // address space (a huge ld or stride would otherwise wrap around and pass the checks).
 Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, int64_t bytes,
              const char* ld_name, const char* stride_name) {
-  int64_t extent = 0, last = 0, total = 0;
-  if (__builtin_mul_overflow(a.n - 1, ld, &extent) || __builtin_add_overflow(extent, a.n, &extent))
-    fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
-  // Past the first matrix the stride is at fault; within it (one matrix) the leading dimension.
-  auto too_large = [&] {
-    if (a.batch > 1) fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
-    fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
-  };
-  if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
-      __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total))
-    too_large();
+  int64_t extent = 0, extent_bytes = 0, last = 0, total = 0;
+  // One matrix that does not fit is its leading dimension's fault; past it, the batch stride's.
   const auto lo = reinterpret_cast<uintptr_t>(p);
   uintptr_t hi = 0;
-  if (__builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi)) too_large();
+  if (__builtin_mul_overflow(a.n - 1, ld, &extent) ||
+      __builtin_add_overflow(extent, a.n, &extent) ||
+      __builtin_mul_overflow(extent, bytes, &extent_bytes) ||
+      __builtin_add_overflow(lo, static_cast<uintptr_t>(extent_bytes), &hi))
+    fail(a, fmt(ld_name, ld, "a matrix that fits in memory"));
+  if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
+      __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total) ||
+      __builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi))
+    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
   return {lo, hi};
 }
 

@@ -281,6 +281,15 @@ TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
       "trimm::cpu::trtrmm_strided_batched: C overlaps A");
   batched(0, 0, c, n * n, 2, {Precision::Auto, "naive"}, "kernel = 'naive'");
   batched(int64_t(1) << 61, 0, c, n * n, 5, {}, "stride_a = 2305843009213693952");
+  // One matrix too large for memory is its leading dimension's fault even in a batch (here with
+  // A shared: stride 0).
+  expect_rejected(
+      [&] {
+        cpu::trtrmm_strided_batched(Fill::Upper, 2, A.data(), int64_t(1) << 61, 0, B.data(), 2, 0,
+                                    C.data(), 2, 4, 2);
+      },
+      "trimm::cpu::trtrmm_strided_batched: lda = 2305843009213693952, expected a matrix that "
+      "fits in memory");
 }
 
 }  // namespace

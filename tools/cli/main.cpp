@@ -1,4 +1,5 @@
 // trimm: the command-line tool. `trimm bench` is the project's main job.
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -77,7 +78,9 @@ long long parse_int(const std::string& flag, const std::string& text, long long 
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+  const bool digits = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
+                                        (text[0] == '-' && text.size() > 1));
+  if (!digits || end == text.c_str() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
     usage_error(flag + ": expected an integer from " + std::to_string(lo) + " to " +
                 std::to_string(hi) + ", got '" + text + "'");
   return v;
