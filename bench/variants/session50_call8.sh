@@ -1,6 +1,6 @@
 # Prepared in session 50 (no device lent): the GPU tests session 50 added or changed, never run
 # on a GPU (~8-9 min; the runs are time-boxed). carry ["build-carry", ".deps/openblas"]
-# build-carry/s50t.tar.xz: test_gpu, test_gpu_16bit, test_dispatch of 8554dc1, built here.
+# build-carry/s50t.tar.xz: test_gpu, test_gpu_16bit, test_dispatch of f3ed908, built here.
 # - GpuTrtrmmPrecision (each precision unforced across dispatch's thresholds, 1000-4097) and
 #   Dispatch/GpuTrtrmm (no kernel forced, every size): dispatch's own choices had no test that
 #   checked results above the small kernel but fp16x3 at 3072.

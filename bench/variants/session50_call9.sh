@@ -3,7 +3,7 @@
 # (session 50's test audit): a unit's band split over a cluster of ranks (n = 511), persistent
 # blocks (2560), the multicast pairs (3072) and the pairs' output flags under Detect. The default
 # sanitizer step caps n at 300 and its racecheck filter names none of these.
-# Binaries: build-carry/s50t.tar.xz (8554dc1). Predicted: 0 errors, 0 hazards everywhere; a
+# Binaries: build-carry/s50t.tar.xz (f3ed908). Predicted: 0 errors, 0 hazards everywhere; a
 # racecheck hazard on the pairs' distributed shared memory or mbarrier hand-offs would be the
 # finding. Each tool is time-boxed; a timeout (rc 124) says the run was too slow, not unclean.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1 TRIMM_TEST_MAX_N=3072
