@@ -8,6 +8,7 @@
 #   not run here; a refusal elsewhere fails (it used to print SKIPPED and pass).
 # - GpuBackward against the fp64 CPU backward (was the fp32 one), sizes 127, 129, 2500 added.
 # - TRIMM_REQUIRE_GPU=1: a missing GPU fails instead of skipping.
+# - sm90_16bit's persistent blocks (2560) and pairs (3072) with ld > n (PaddedLeadingDimensions).
 # - GpuDetectGate: the fp32 gated launches (sm90_tf32x3/sm90_tf32 Dense, sm90_tf32x3 Fallback,
 #   naive_fp32 Exact, simt_small_fp32 AnyFlag) alone on preset words: C written entirely where
 #   the path applies, not at all elsewhere, the word unchanged.
@@ -29,8 +30,9 @@ run() {  # label, seconds, binary, filter
 # The whole call stays under the tool's 600 s: each run is cut at its limit (rc 124), the
 # counts up to there still reported.
 run test_dispatch 30 test_dispatch '*'
-run precision 170 test_gpu 'Unforced/GpuTrtrmmPrecision.*'
-run unforced 150 test_gpu 'Dispatch/GpuTrtrmm.*'
+run precision 160 test_gpu 'Unforced/GpuTrtrmmPrecision.*'
+run unforced 140 test_gpu 'Dispatch/GpuTrtrmm.*'
 run backward 120 test_gpu 'Sizes/GpuBackward*:GpuTrtrmmReference.*:GpuTrtrmmDispatch.*:GpuDetectGate.*'
-run forced16 90 test_gpu_16bit '*GpuTrtrmm16.*_n129*:*GpuTrtrmm16.*_n1000*:GpuTrtrmm16Batched*'
+run padded16 60 test_gpu_16bit '*PaddedLeadingDimensions/*sm90_16bit_*_n2560:*PaddedLeadingDimensions/*sm90_16bit_*_n3072'
+run forced16 80 test_gpu_16bit '*GpuTrtrmm16.*_n129*:*GpuTrtrmm16.*_n1000*:GpuTrtrmm16Batched*'
 cat $L
