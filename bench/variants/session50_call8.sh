@@ -31,7 +31,7 @@ run() {  # label, seconds, binary, filter
 # counts up to there still reported.
 run test_dispatch 30 test_dispatch '*'
 run precision 160 test_gpu 'Unforced/GpuTrtrmmPrecision.*'
-run unforced 140 test_gpu 'Dispatch/GpuTrtrmm.*'
+run unforced 130 test_gpu 'Dispatch/GpuTrtrmm.*'
 run backward 120 test_gpu 'Sizes/GpuBackward*:GpuTrtrmmReference.*:GpuTrtrmmDispatch.*:GpuDetectGate.*'
 run padded16 60 test_gpu_16bit '*PaddedLeadingDimensions/*sm90_16bit_*_n2560:*PaddedLeadingDimensions/*sm90_16bit_*_n3072'
 run forced16 80 test_gpu_16bit '*GpuTrtrmm16.*_n129*:*GpuTrtrmm16.*_n1000*:GpuTrtrmm16Batched*'
