@@ -25,10 +25,14 @@ namespace {
 
 constexpr const char* kKernelName = "cpu_openblas_strips";
 
-// Rows per strip. Taller strips keep strmm efficient; each strip also computes a b×b triangle
-// that is then discarded (about b·n²/4 multiply-adds in all). At n = 2048 on 2 cores, 128 beat
-// 256 by 5% and 512 by 20%.
-constexpr int64_t kStripRows = 128;
+// Rows per strip, n/16 within [128, 512]. Each strip streams B's trailing triangle once, so
+// taller strips read B fewer times (n/b passes), which counts once the triangle no longer fits
+// the cache; each strip also computes a b×b triangle that is then discarded (about b·n²/4
+// multiply-adds in all: 1.5·b/n of the useful work, ~9 % at b = n/16). Session 50, 2-core AMD
+// EPYC, against a fixed 128 (interleaved runs, ms): n = 4096 143.5–155 against 178–190, 6144
+// 458–469 against 522–582, 8192 1091–1104 against 1390–1418; to 2048 the rule gives 128 (at
+// 2048 128 and 256 tie, 512 is ~7 % slower; at 1024 256 is ~5 % slower than 128).
+int64_t strip_rows(int64_t n) { return std::clamp<int64_t>(n / 16, 128, 512); }
 
 // The BLAS calls, for either precision (row-major, no transposes).
 void trmm(CBLAS_SIDE side, CBLAS_UPLO uplo, int64_t m, int64_t n, const float* A, int64_t lda,
@@ -71,8 +75,9 @@ void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, in
 
 template <typename T>
 void upper(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc) {
-  for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
-    const int64_t i1 = std::min(n, i0 + kStripRows);
+  const int64_t rows = strip_rows(n);
+  for (int64_t i0 = 0; i0 < n; i0 += rows) {
+    const int64_t i1 = std::min(n, i0 + rows);
     for (int64_t i = i0; i < i1; ++i) {
       T* c = C + i * ldc;  // (n)
       std::fill(c, c + i, T(0));
@@ -86,8 +91,9 @@ void upper(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, in
 
 template <typename T>
 void lower(int64_t n, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc) {
-  for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
-    const int64_t i1 = std::min(n, i0 + kStripRows);
+  const int64_t rows = strip_rows(n);
+  for (int64_t i0 = 0; i0 < n; i0 += rows) {
+    const int64_t i1 = std::min(n, i0 + rows);
     for (int64_t i = i0; i < i1; ++i) {
       T* c = C + i * ldc;  // (n)
       std::copy(A + i * lda, A + i * lda + i + 1, c);
@@ -116,8 +122,9 @@ void general(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t 
     j_lo[size_t(j)] = first ? f.b_lo[size_t(j)] : std::min(f.b_lo[size_t(j)], j_lo[size_t(prev)]);
     j_hi[size_t(j)] = first ? f.b_hi[size_t(j)] : std::max(f.b_hi[size_t(j)], j_hi[size_t(prev)]);
   }
-  for (int64_t i0 = 0; i0 < n; i0 += kStripRows) {
-    const int64_t i1 = std::min(n, i0 + kStripRows);
+  const int64_t rows = strip_rows(n);
+  for (int64_t i0 = 0; i0 < n; i0 += rows) {
+    const int64_t i1 = std::min(n, i0 + rows);
     const int64_t j0 = up ? i0 : 0, j1 = up ? n : i1;  // the strip's columns J
     int64_t k_lo = 0, k_hi = n;
     if (f.finite) {

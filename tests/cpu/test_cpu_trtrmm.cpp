@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 class CpuFp32TrtrmmLarge : public ::testing::Test, public Seeded {};
 
-// 4097 = 32 strips + 1 row; the reference alone takes a few seconds.
+// 4097 = 16 strips of 256 rows (strip_rows) + 1 row; the reference alone takes a few seconds.
 TEST_F(CpuFp32TrtrmmLarge, N4097IntegerInputsMatchReferenceExactly) {
   SCOPED_TRACE(test::seed_note(seed_));
   run_and_check({Fill::Upper, 4097, 4097, 4100, 4097}, test::integers(rng_), true);
