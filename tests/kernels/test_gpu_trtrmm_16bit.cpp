@@ -1014,7 +1014,7 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
 }
 
 // sm90_16bit's dense launch (Path::Dense) called directly, off the tile grid, batched, one wave
-// of units and more (1920: 120 units, 1024 x 2: 72 with splits, 1500: 78), both types: every
+// of units and more (1920: 120 units, 2048: 136, 1024 x 2: 72 with splits, 1500: 78), both types: every
 // entry is its dense product's triangle, noise, NaN and Inf included (every k of the operands as
 // they are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
 // Ungated (Structure::Detect's one launch on small work), then gated on a word that says "not
@@ -1040,7 +1040,8 @@ TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
                                      {1000, 1},
                                      {1024, 2},
                                      {1500, 1},
-                                     {1920, 1}}) {
+                                     {1920, 1},
+                                     {2048, 1}}) {
         if (n > test::max_n()) continue;
         for (const test::Kind kind : {test::Kind::Noisy, test::Kind::NonFinite})
           for (const Fill fill : {Fill::Upper, Fill::Lower}) {
