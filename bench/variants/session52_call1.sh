@@ -8,12 +8,16 @@
 # at both sizes, lower at the smaller one, racecheck first (session 51: seconds on the TMA/wgmma
 # kernels), then synccheck, then memcheck (the slowest; the fp64 CPU reference at 8200 takes ~1
 # min a case on its own).
+# First, without a sanitizer: GpuDetect at n = 4097 (added in session 51, f42bde7; 10 cases, six
+# kernel runs each; the fp64 dense reference takes seconds a case).
 # Predicted: every case passes with 0 errors and 0 hazards; memcheck may not finish 8200 in its
 # box (then it reports nothing for it: not a pass, say so).
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1 TRIMM_TEST_MAX_N=8200
 mkdir -p /tmp/v && tar -xJf build-carry/s51t.tar.xz -C /tmp/v
 T=/tmp/v/s51t/test_gpu L=$OUT/run.txt
 cat /tmp/v/s51t/COMMIT >> $L
+timeout 240 $T --gtest_filter='Inputs/GpuDetect.*n4097' > $OUT/detect4097.txt 2>&1
+echo "GpuDetect 4097 rc $?" >> $L; grep -E "^\[  PASSED|^\[  FAILED|SKIPPED \]" $OUT/detect4097.txt >> $L
 F='Banded/GpuTrtrmm.IntegerInputsExact/*_upper_*:Banded/GpuTrtrmm.IntegerInputsExact/*_lower_n5896'
 F+=':LongRows/GpuTrtrmm.IntegerInputsExact/*_upper_*:LongRows/GpuTrtrmm.IntegerInputsExact/*_lower_n5896'
 $T --gtest_list_tests --gtest_filter="$F" | grep -c "^  " >> $L
