@@ -136,9 +136,10 @@ const KernelEntry16& select16(int cc, int64_t n, const std::string& forced, bool
 //   kDenseDetect16Sm90N³ (bf16 on the H200, session 48: 1.08–2.05× GemmEx + triu at 640–1920,
 //   1920 0.0192–0.0199 ms against the flags path's 0.0288–0.0291; 8 problems of 1024 0.034
 //   against 0.051; 512 0.0098 against the small kernel's 0.0095). 2048 is its last size: its 136
-//   units pass one wave of 132 SMs, so triangular inputs lose (session 51: 0.0319 ms against the
-//   flags path's 0.0291) but noisy ones gain more (0.0320 against 0.0450, which was 0.88× GemmEx
-//   + triu; now 1.24×); at 2304–2560 the flags path is ≥ 1.15× on noise and wins on triangles.
+//   units pass one wave of 132 SMs, so triangular inputs lose (session 51: 0.0315–0.0316 ms
+//   against the flags path's 0.0291) but noisy ones gain more (0.0317–0.0318 against 0.0450,
+//   which was 0.88× GemmEx + triu; now 1.25×); at 2304–2560 the flags path is ≥ 1.11× on noise
+//   and wins on triangles.
 // - Else, for work to kDenseDetect16N³: the small kernel's where dispatch chose it and one turn
 //   of its band holds all of k (n ≤ 640; its second turn is not hidden: 768 0.0198 ms), else
 //   sm80_16bit's (session 47: it lost to the flags path from 1024, 0.0228 against 0.0203).
