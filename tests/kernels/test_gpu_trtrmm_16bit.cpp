@@ -913,6 +913,22 @@ class GpuDetect16Pinned : public ::testing::Test, public test::Seeded {
   void SetUp() override { SKIP_WITHOUT_GPU(); }
 };
 
+// Dispatch's own choice just past its one-dense-launch rule (kDenseDetect16Sm90MaxN = 2048): on
+// sm_90 one problem of 2304 takes the flags path unforced (GpuDetect16's sizes end at the rule),
+// on noise and on NaN/Inf inside triangular inputs, both types.
+TEST_F(GpuDetect16Pinned, UnforcedPastTheDenseRule) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  constexpr int64_t n = 2304, ld = n + 8;
+  static_assert(n > dispatch::kDenseDetect16Sm90MaxN, "past the one-dense-launch rule");
+  SKIP_ABOVE_MAX_N(n);
+  for (const Type t : {Type::Fp16, Type::Bf16})
+    with_type(t, [&](auto f) {
+      using F = decltype(f);
+      for (const test::Kind kind : {test::Kind::Noisy, test::Kind::TriangularNonFinite})
+        check_detect<F>("", kind, Fill::Upper, n, ld, ld + 8, ld + 16, rng_);
+    });
+}
+
 TEST_F(GpuDetect16Pinned, OneValueInOneBatchEntryIsFound) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
@@ -1014,9 +1030,10 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
 }
 
 // sm90_16bit's dense launch (Path::Dense) called directly, off the tile grid, batched, one wave
-// of units and more (1920: 120 units, 2048: 136, 1024 x 2: 72 with splits, 1500: 78), both types: every
-// entry is its dense product's triangle, noise, NaN and Inf included (every k of the operands as
-// they are; TMA's zero fill past n), C's other triangle zero, nothing written past n in its rows.
+// of units and more (1920: 120 units, 2048: 136, 1024 x 2: 72 with splits, 1500: 78), both
+// types: every entry is its dense product's triangle, noise, NaN and Inf included (every k of the
+// operands as they are; TMA's zero fill past n), C's other triangle zero, nothing written past n
+// in its rows.
 // Ungated (Structure::Detect's one launch on small work), then gated on a word that says "not
 // triangular": the same C, and the word gains kNonFiniteDense alone, where C holds a NaN or Inf.
 TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
