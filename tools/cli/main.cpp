@@ -58,8 +58,9 @@ bench options:
   --workspace        unforced trimm rows (triangular) bring the workspace of the kernel that
                      needs one (sm90_fp16x3 for fp32, sm90_fp16x1 for tf32), allocated before the
                      timing, so that dispatch may take it where it wins (GPU, fp32 data)
-  --warm-l2          no L2 flush before each timed run, so inputs stay in L2 between runs: a
-                     diagnostic of the cold start's cost, not KernelBench's protocol (GPU)
+  --warm-l2          no L2 flush before each timed run, so inputs stay in L2 between runs (a
+                     50-us idle kernel instead, as the flush's head start): a diagnostic of the
+                     cold start's cost, not KernelBench's protocol (GPU)
   --seed S           input seed (default: random, printed)
   --json             print a JSON array, one object per row, instead of the table
 
