@@ -711,8 +711,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          test::Kind::Dense, test::Kind::NonFinite,
                                          test::Kind::TriangularNonFinite),
                        ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values<int64_t>(1, 2, 3, 4, 17, 64, 127, 129, 1000, 2048,
-                                                  4097)),
+                       ::testing::Values<int64_t>(1, 2, 3, 4, 17, 64, 127, 129, 1000, 2048, 4097)),
     [](const auto& info) {
       return std::string(test::name(std::get<0>(info.param))) + "_" +
              to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
