@@ -207,14 +207,28 @@ std::string names(const Table& table) {
   return s;
 }
 
+// The entry of `table` named `name`, or nullptr.
+template <class Entry, size_t N>
+const Entry* named(const Entry (&table)[N], const std::string& name) {
+  for (const Entry& e : table)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+// The error for a kernel name that is not in `table` (`data`: the table's data).
+template <class Table>
+InvalidArgument unknown_kernel(const Table& table, const std::string& forced, const char* data) {
+  return InvalidArgument("kernel = '" + forced + "'" + data + ", expected one of: " + names(table));
+}
+
 // The entry of `table` named `forced`, if it runs on sm_cc and can address these operands
 // (tma_ok); `multiple`: what TMA needs of leading dimensions and batch strides, in elements;
 // `data`: the table's data, for the error that names the choices.
 template <class Entry, size_t N>
 const Entry& forced_entry(const Entry (&table)[N], const std::string& forced, int cc, bool tma_ok,
                           int multiple, const char* data) {
-  for (const Entry& e : table) {
-    if (forced != e.name) continue;
+  if (const Entry* found = named(table, forced)) {
+    const Entry& e = *found;
     if (!runs_on(e, cc))
       throw InvalidArgument("kernel = '" + forced + "' does not run on sm_" + std::to_string(cc));
     if (e.needs_tma && !tma_ok)
@@ -224,7 +238,7 @@ const Entry& forced_entry(const Entry (&table)[N], const std::string& forced, in
                             std::to_string(multiple) + ", and batch entries that do not overlap");
     return e;
   }
-  throw InvalidArgument("kernel = '" + forced + "'" + data + ", expected one of: " + names(table));
+  throw unknown_kernel(table, forced, data);
 }
 
 }  // namespace
@@ -299,11 +313,7 @@ Choice choose(int cc, Precision precision, int64_t n, const std::string& forced,
   return {&k, k.exact_max_n > 0, false};
 }
 
-const KernelEntry* find(const std::string& name) {
-  for (const KernelEntry& e : kTable)
-    if (name == e.name) return &e;
-  return nullptr;
-}
+const KernelEntry* find(const std::string& name) { return named(kTable, name); }
 
 bool has_detect_path(const std::string& name) {
   const KernelEntry* e = find(name);
@@ -311,16 +321,11 @@ bool has_detect_path(const std::string& name) {
 }
 
 void check_kernel_name(const char* api, const std::string& forced, bool b16) {
-  if (forced.empty()) return;
-  auto named = [&](const auto& table) {
-    for (const auto& e : table)
-      if (forced == e.name) return true;
-    return false;
-  };
-  if (b16 ? named(kTable16) : named(kTable)) return;
-  throw InvalidArgument(std::string(api) + ": kernel = '" + forced + "'" +
-                        (b16 ? " for 16-bit data" : "") +
-                        ", expected one of: " + (b16 ? names(kTable16) : names(kTable)));
+  if (forced.empty() || (b16 ? named(kTable16, forced) != nullptr : named(kTable, forced) != nullptr))
+    return;
+  const InvalidArgument e = b16 ? unknown_kernel(kTable16, forced, " for 16-bit data")
+                                : unknown_kernel(kTable, forced, "");
+  throw InvalidArgument(std::string(api) + ": " + e.what());
 }
 
 std::string detect_kernel_names() {
