@@ -56,10 +56,21 @@ void gemm(int64_t m, int64_t n, int64_t k, const double* A, int64_t lda, const d
               A, blasint(lda), B, blasint(ldb), 0.0, C, blasint(ldc));
 }
 
+// The options of the float and double calls (16-bit data: detail::validate_16bit_options).
+template <typename T>
+void check_options(const char* api, const Options& options) {
+  if constexpr (std::is_same_v<T, double>) {
+    detail::validate_fp64_options(api, options);
+  } else {
+    detail::validate_precision(api, options.precision);
+    detail::validate_structure(api, options.structure);
+  }
+}
+
+// What this backend adds to the shared checks, after the options: its kernel name, OpenBLAS's
+// sizes.
 void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, int64_t ldc,
                         const Options& options) {
-  detail::validate_precision(api, options.precision);
-  detail::validate_structure(api, options.structure);
   if (!options.kernel.empty() && options.kernel != kKernelName)
     throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                           "', expected '' or '" + kKernelName + "'");
@@ -164,7 +175,7 @@ void single(Fill fill, int64_t n, const T* A, int64_t lda, const T* B, int64_t l
             int64_t ldc, const Options& options) {
   constexpr const char* api = "trimm::cpu::trtrmm";
   detail::validate({api, fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(T)});
-  if constexpr (std::is_same_v<T, double>) detail::validate_fp64_options(api, options);
+  check_options<T>(api, options);
   check_backend_args(api, n, lda, ldb, ldc, options);
   if (n == 0) return;
   run(fill, n, A, lda, B, ldb, C, ldc, options.structure);
@@ -177,7 +188,7 @@ void batched(Fill fill, int64_t n, const T* A, int64_t lda, int64_t stride_a, co
   constexpr const char* api = "trimm::cpu::trtrmm_strided_batched";
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(T)});
-  if constexpr (std::is_same_v<T, double>) detail::validate_fp64_options(api, options);
+  check_options<T>(api, options);
   check_backend_args(api, n, lda, ldb, ldc, options);
   for (int64_t b = 0; b < batch && n > 0; ++b)
     run(fill, n, A + b * stride_a, lda, B + b * stride_b, ldb, C + b * stride_c, ldc,
