@@ -120,7 +120,7 @@ class GpuBackward : public ::testing::TestWithParam<Param>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (std::get<1>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
   }
 };
 

@@ -66,7 +66,7 @@ class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (std::get<1>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
   }
 
   // Triangular: inputs whose other triangle and padding are NaN, against reference_trtrmm.

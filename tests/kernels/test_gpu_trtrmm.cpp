@@ -170,7 +170,7 @@ class GpuTrtrmm : public ::testing::TestWithParam<Param>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
     if (std::get<0>(GetParam()) == "naive_fp32" && std::get<2>(GetParam()) > 1024)
       GTEST_SKIP() << "the naive yardstick is checked up to n = 1024";
     const std::string& kernel = std::get<0>(GetParam());
@@ -243,7 +243,7 @@ class GpuTrtrmmPrecision : public ::testing::TestWithParam<PrecisionParam>, publ
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
   }
 };
 

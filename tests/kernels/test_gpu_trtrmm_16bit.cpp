@@ -341,7 +341,7 @@ class GpuTrtrmm16 : public ::testing::TestWithParam<Param>, public test::Seeded 
   void SetUp() override {
     SKIP_WITHOUT_GPU();
     const std::string kernel = std::get<1>(GetParam());
-    if (std::get<3>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<3>(GetParam()));
     bool ok = true;
     with_type(std::get<0>(GetParam()),
               [&](auto f) { ok = kernel.empty() || runs_here16<decltype(f)>(kernel); });
@@ -870,7 +870,7 @@ class GpuDetect16 : public ::testing::TestWithParam<Detect16Param>, public test:
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (std::get<2>(GetParam()) > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
   }
 };
 
@@ -1337,7 +1337,7 @@ TEST_F(GpuDetect16Pinned, Sm90PairsFlagTheirOutputs) {
   using F = Bf16;
   using T = F::T;
   const int64_t n = config::kSm90Bf16PairMinN, ld = n + 8;
-  if (n > test::max_n()) GTEST_SKIP() << "n above TRIMM_TEST_MAX_N";
+  SKIP_ABOVE_MAX_N(n);
   if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   const double inf = std::numeric_limits<double>::infinity();
   for (const Fill fill : {Fill::Upper, Fill::Lower})
