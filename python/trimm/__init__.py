@@ -128,6 +128,11 @@ def _combined(function):
                  "jvp": staticmethod(function.jvp)})
 
 
+def _save_inputs(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+    ctx.save_for_forward(*inputs)
+
+
 def _below_autograd(op, *args):
     with torch._C._AutoDispatchBelowAutograd():
         return op(*args)
@@ -153,10 +158,7 @@ def _register_autograd(fill):
         def forward(A, B):
             return _below_autograd(op, A, B)
 
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.save_for_backward(*inputs)
-            ctx.save_for_forward(*inputs)
+        setup_context = staticmethod(_save_inputs)
 
         @staticmethod
         def backward(ctx, grad):
@@ -178,10 +180,7 @@ def _register_autograd(fill):
         def forward(G, A, B):
             return _below_autograd(backward_op, G, A, B)
 
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.save_for_backward(*inputs)
-            ctx.save_for_forward(*inputs)
+        setup_context = staticmethod(_save_inputs)
 
         @staticmethod
         def backward(ctx, gA, gB):
