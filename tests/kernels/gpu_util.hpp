@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/test_util.hpp"
+#include "kernels/launch.hpp"
 #include "trimm/cuda.hpp"
 
 #define TEST_CUDA(call)                                                              \
@@ -47,6 +48,14 @@ inline int device_cc() {
   EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
   return 10 * major + minor;
+}
+
+// This device as the kernels' launchers take it (for tests that call a launcher directly).
+inline kernels::DeviceInfo device_info() {
+  int dev = 0, sms = 0;
+  EXPECT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+  return {dev, device_cc(), sms};
 }
 
 // Whether the kernel named `kernel` in a dispatch table ([begin, end)) runs on this device, by

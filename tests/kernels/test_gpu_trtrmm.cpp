@@ -1172,10 +1172,7 @@ class GpuDetectGate : public ::testing::Test, public test::Seeded {
 TEST_F(GpuDetectGate, EachLaunchRunsOnlyOnItsFlags) {
   SCOPED_TRACE(test::seed_note(seed_));
   using namespace kernels;
-  int dev = 0, sms = 0;
-  TEST_CUDA(cudaGetDevice(&dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const DeviceInfo info{dev, test::device_cc(), sms};
+  const DeviceInfo info = test::device_info();
   struct Launch {
     const char* name;
     Path path;

@@ -1039,13 +1039,8 @@ TEST_F(GpuDetect16Pinned, DenseAloneBatchesAreTheirDenseProducts) {
 TEST_F(GpuDetect16Pinned, Sm90DenseLaunchIsTheDenseProduct) {
   SCOPED_TRACE(test::seed_note(seed_));
   using namespace kernels;
-  int dev = 0, major = 0, minor = 0, sms = 0;
-  TEST_CUDA(cudaGetDevice(&dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  if (10 * major + minor != 90) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
-  const DeviceInfo info{dev, 10 * major + minor, sms};
+  const DeviceInfo info = test::device_info();
+  if (info.cc != 90) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   for (const Type t : {Type::Bf16, Type::Fp16})
     with_type(t, [&](auto f) {
       using F = decltype(f);
@@ -1124,12 +1119,7 @@ TEST_F(GpuDetect16Gate, EachLaunchRunsOnlyOnItsFlags) {
   SCOPED_TRACE(test::seed_note(seed_));
   using namespace kernels;
   using T = bfloat16_t;
-  int dev = 0, major = 0, minor = 0, sms = 0;
-  TEST_CUDA(cudaGetDevice(&dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-  TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const DeviceInfo info{dev, 10 * major + minor, sms};
+  const DeviceInfo info = test::device_info();
   struct Launch {
     const char* name;
     Path path;
