@@ -1,7 +1,7 @@
 # Prepared in session 51 for the next device session (~4-6 min, every run time-boxed).
 # carry ["build-carry/s51t.tar.xz", "build-carry/s51.tar.xz", ".deps/openblas"]
-# build-carry/s51t.tar.xz: test_gpu and test_gpu_16bit of 736b5f6 and trimm of 232b7c8 (its
-# COMMIT; the tests' code is the same there), built on the CPU machine.
+# build-carry/s51t.tar.xz: test_gpu, test_gpu_16bit and trimm of 1a60f44 (its COMMIT), built on
+# the CPU machine.
 # First, the tests session 51 added (never run): GpuDetect at n = 4097
 # (f42bde7; 10 cases, six kernel runs each; the fp64 dense reference takes seconds a case) and
 # GpuDetect16Pinned.UnforcedPastTheDenseRule (736b5f6; 16-bit Detect unforced at 2304, the flags

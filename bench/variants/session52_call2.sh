@@ -1,6 +1,6 @@
 # Prepared in session 51 for the next device session (~6-9 min, every run time-boxed).
 # carry ["build-carry/s51t.tar.xz", ".deps/openblas"]
-# build-carry/s51t.tar.xz: test_gpu of 736b5f6 (see session52_call1.sh).
+# build-carry/s51t.tar.xz: test_gpu of 1a60f44 (see session52_call1.sh).
 # The sm90 fp32 paths past the packed layouts' table have never run under a sanitizer
 # (session 50's test audit): GpuTrtrmm's Banded instantiation (sm90_tf32x3, sm90_tf32 in bands
 # of 12 diagonals at 5896 and 6144) and LongRows (sm90_fp16x3 and sm90_fp16x1 at 5896, and at
