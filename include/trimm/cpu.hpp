@@ -61,7 +61,7 @@ void trtrmm_backward(Fill fill, int64_t n, const double* G, int64_t ldg, const d
                      double* dB, int64_t lddb);
 
 // The yardstick: plain loops in fp64 over the nonzero band only, C = triu(A·B) (or tril).
-// Same argument rules as trtrmm. Single-threaded and slow on purpose: it is obviously right.
+// Same argument rules as trtrmm. Single-threaded plain loops: it is obviously right.
 void reference_trtrmm(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
                       int64_t ldb, double* C, int64_t ldc);
 void reference_trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
