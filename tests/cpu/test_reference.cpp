@@ -90,6 +90,39 @@ TEST_P(CpuFp64Reference, Fp64UniformInputsMatchBruteForce) {
   check_against_brute_force<double>(fill, n, test::uniform(rng_), false);
 }
 
+// The dense yardstick (Structure::Detect's) against the product of the whole matrices written
+// out in full: every element of A and B read, NaN and Inf carried as the sums carry them, C's
+// other triangle zero. The sizes cross the reference's blocks of rows (17, 33, 64).
+template <typename T>
+void check_dense_against_brute_force(test::Kind kind, Fill fill, int64_t n, std::mt19937_64& rng) {
+  const int64_t lda = n + 3, ldb = n + 1, ldc = n + 2;
+  const auto A = test::make<T>(kind, fill, n, lda, test::integers(rng), rng);
+  const auto B = test::make<T>(kind, fill, n, ldb, test::integers(rng), rng);
+  std::vector<double> C(static_cast<size_t>(n * ldc), test::kNaN<double>);
+  cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, C.data(), ldc);
+  std::vector<double> expected(static_cast<size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (int64_t k = 0; k < n; ++k) s += double(A[i * lda + k]) * double(B[k * ldb + j]);
+      if (in_triangle(fill, i, j)) expected[size_t(i * n + j)] = s;
+    }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = ldc - 2; j < ldc; ++j)
+      ASSERT_TRUE(std::isnan(C[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
+  // Integers: every sum exact, so equality; NaN and Inf where the brute force has them.
+  EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ldc, expected, true)) << test::name(kind);
+}
+
+TEST_P(CpuFp64Reference, DenseMatchesBruteForceOnAnyInput) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [fill, n] = GetParam();
+  for (const test::Kind kind : {test::Kind::Dense, test::Kind::NonFinite}) {
+    check_dense_against_brute_force<float>(kind, fill, n, rng_);
+    check_dense_against_brute_force<double>(kind, fill, n, rng_);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Sizes, CpuFp64Reference,
     ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
