@@ -1,4 +1,4 @@
-# Session 52, call 3 (~9 min, every process boxed at 520 s). carry ["build-carry/s52t.tar.xz",
+# Session 52, call 3 (~9 min, every process boxed at BOX = 520 s). carry ["build-carry/s52t.tar.xz",
 # ".deps/openblas"]
 # build-carry/s52t.tar.xz: test_gpu, test_gpu_16bit and trimm of f1b936b (COMMIT), built on the
 # CPU machine: the fp64 reference in blocks of 16 rows (2x at n = 4097 on the CPU machine), and
@@ -17,7 +17,7 @@ cat /tmp/v/s52t/COMMIT >> $L
 start=$(date +%s)
 shards() {  # binary, shard count
   for ((i = 0; i < $2; ++i)); do
-    GTEST_TOTAL_SHARDS=$2 GTEST_SHARD_INDEX=$i timeout 520 /tmp/v/s52t/$1 \
+    GTEST_TOTAL_SHARDS=$2 GTEST_SHARD_INDEX=$i timeout ${BOX:-520} /tmp/v/s52t/$1 \
       > $OUT/$1.shard$i.txt 2>&1 &
   done
 }
