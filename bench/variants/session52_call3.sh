@@ -34,5 +34,7 @@ for f in $OUT/*.shard*.txt; do
        "$(grep -E '^\[  PASSED|^\[==========\] .*ran' $f | tr '\n' ' ')" >> $L
 done
 grep -h '^\[  FAILED  \] .*ms)' $OUT/*.shard*.txt | head -40 >> $L
-grep -h -B3 '^\[  SKIPPED \] .*ms)' $OUT/*.shard*.txt | grep -v "^\[ RUN\|^--" | sort | uniq -c | head -20 >> $L
+echo "skip reasons (numbers as N):" >> $L
+grep -h -B3 '^\[  SKIPPED \] .*ms)' $OUT/*.shard*.txt | grep -v '^\[\|^--\|^$' |
+  sed 's/[0-9]\+/N/g' | sort | uniq -c | sort -rn | head -20 >> $L
 cat $L
