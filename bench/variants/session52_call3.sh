@@ -35,6 +35,6 @@ for f in $OUT/*.shard*.txt; do
 done
 grep -h '^\[  FAILED  \] .*ms)' $OUT/*.shard*.txt | head -40 >> $L
 echo "skip reasons (numbers as N):" >> $L
-grep -h -B3 '^\[  SKIPPED \] .*ms)' $OUT/*.shard*.txt | grep -v '^\[\|^--\|^$' |
+grep -h -B3 '^\[  SKIPPED \] .*ms)' $OUT/*.shard*.txt | grep -v '^\[\|^--\|^$\|: Skipped$' |
   sed 's/[0-9]\+/N/g' | sort | uniq -c | sort -rn | head -20 >> $L
 cat $L
