@@ -559,14 +559,19 @@ std::vector<uint32_t> detect_workspace(const std::string& kernel, int64_t n, uin
 // the units outnumber an H200's SMs, so its blocks are persistent (several units each); 4097 is
 // off the tile grid past dispatch's 3072 rule for sm90_fp16x3's planes (forced here) and at the
 // KernelBench size's scale.
+// Whether Structure::Detect's kernels past the small one run here (sm_90).
+bool detect_kernels_run_here() {
+  return test::table_kernel_runs_here(dispatch::table_begin(), dispatch::table_end(),
+                                      "sm90_tf32x3");
+}
+
 using DetectParam = std::tuple<test::Kind, Fill, int64_t>;
 class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
     SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
-    if (!test::table_kernel_runs_here(dispatch::table_begin(), dispatch::table_end(),
-                                      "sm90_tf32x3"))
+    if (!detect_kernels_run_here())
       GTEST_SKIP() << "structure = detect past the small kernel runs on sm_90 only";
   }
 };
@@ -772,8 +777,15 @@ TEST(GpuTrtrmmDispatch, AutoTakesSm90Fp16x3UnderDetectGivenItsWorkspace) {
 // The kernels that read A's and B's other triangles beside their product: sm90_tf32x3's spare
 // warps, sm90_fp16x3's helper warps (bulk copies) and the small kernel's blocks.
 const char* const kScanningKernels[] = {"sm90_tf32x3", "sm90_fp16x3", "simt_small_fp32"};
-class GpuDetectPinned : public GpuDetect {
+// Not parameterized: its SetUp must not ask GetParam() (gtest aborts the whole binary if it does).
+class GpuDetectPinned : public ::testing::Test, public Seeded {
  protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (!detect_kernels_run_here())
+      GTEST_SKIP() << "structure = detect past the small kernel runs on sm_90 only";
+  }
+
   // One Detect call on `kernel` (rows ld apart, C poisoned, the workspace dirty): its flags and
   // C, beside the dense product's triangle in fp64.
   void run(const std::string& kernel, Fill fill, int64_t n, int64_t ld, const std::vector<float>& A,
