@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, GPU tests, bench, compute-sanitizer. Logs go under $OUT.
 # (The bench before the sanitizer: if the call runs out of time, the numbers are already in.)
-#   STEPS="build test bench sanitize probe python kernelbench diag sass ncu ncu_launches ncu_source nsys"
+#   STEPS="build test shards bench sanitize probe python kernelbench diag sass ncu ncu_launches
+#          ncu_source nsys"
 #                                          (default: build test sanitize bench)
 #   python: pip install --no-build-isolation . and the pytest suite (the image's torch)
+#   shards: both GPU test binaries whole, in gtest shards at once (scripts/gpu_shards.sh;
+#           SHARDS, default nproc; BOX per shard, default 300 s): the quick whole-suite check
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
 #   diag: scripts/diag_extension_exceptions.py (does any extension's C++ exception reach Python?)
 #   probe: bench/probes' programs (PROBE_PREPASS_SIZES="4096 8192": probe_prepass_rate's n)
@@ -91,9 +94,16 @@ if has probe; then
 fi
 if has test; then
   note "ctest ${TEST_REGEX:+-R $TEST_REGEX}"
-  (cd "$build" && ctest --output-on-failure -j 4 --timeout 900 ${TEST_REGEX:+-R "$TEST_REGEX"}) \
+  (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 900 ${TEST_REGEX:+-R "$TEST_REGEX"}) \
     > "$out/ctest.log" 2>&1 || status=1
   { grep -E "tests passed|tests failed" "$out/ctest.log"; grep -E "\(Failed\)|FAILED" "$out/ctest.log" | head -20; } | log
+fi
+if has shards; then
+  for b in test_gpu test_gpu_16bit; do
+    note "gpu_shards $b"
+    OUT=$out "$root/scripts/gpu_shards.sh" "$build/tests/$b" "${SHARDS:-$(nproc)}" 2>&1 | log \
+      || status=1
+  done
 fi
 if has bench; then
   note "trimm bench ${BENCH_ARGS:-}"
