@@ -554,17 +554,17 @@ std::vector<uint32_t> detect_workspace(const std::string& kernel, int64_t n, uin
   return std::vector<uint32_t>((trtrmm_workspace_bytes(n, batch, o) + 3) / 4, fill);
 }
 
-// Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
-// reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address; at 2048
-// the units outnumber an H200's SMs, so its blocks are persistent (several units each); 4097 is
-// off the tile grid past dispatch's 3072 rule for sm90_fp16x3's planes (forced here) and at the
-// KernelBench size's scale.
 // Whether Structure::Detect's kernels past the small one run here (sm_90).
 bool detect_kernels_run_here() {
   return test::table_kernel_runs_here(dispatch::table_begin(), dispatch::table_end(),
                                       "sm90_tf32x3");
 }
 
+// Structure::Detect on the GPU: the dense product's semantics on any input, against the dense fp64
+// reference (NaN and Inf exactly where it has them). Sizes whose rows TMA can address; at 2048
+// the units outnumber an H200's SMs, so its blocks are persistent (several units each); 4097 is
+// off the tile grid past dispatch's 3072 rule for sm90_fp16x3's planes (forced here) and at the
+// KernelBench size's scale.
 using DetectParam = std::tuple<test::Kind, Fill, int64_t>;
 class GpuDetect : public ::testing::TestWithParam<DetectParam>, public Seeded {
  protected:
