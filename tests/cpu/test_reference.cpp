@@ -16,16 +16,16 @@ namespace {
 
 using test::in_triangle;
 
-// triu/tril(A·B) from the dense n³ product of the zero-filled triangles, summed in increasing k
-// like the reference.
+// triu/tril(A·B) from the dense n³ product of the zero-filled triangles (`whole`: of the whole
+// matrices, as reference_dense takes them), summed in increasing k like the reference.
 template <typename T>
 std::vector<double> brute_force(Fill fill, int64_t n, const std::vector<T>& A, int64_t lda,
-                                const std::vector<T>& B, int64_t ldb) {
+                                const std::vector<T>& B, int64_t ldb, bool whole = false) {
   auto dense = [&](const std::vector<T>& X, int64_t ld) {
     std::vector<double> d(static_cast<size_t>(n * n), 0.0);
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j)
-        if (in_triangle(fill, i, j)) d[i * n + j] = X[i * ld + j];
+        if (whole || in_triangle(fill, i, j)) d[i * n + j] = X[i * ld + j];
     return d;
   };
   const std::vector<double> a = dense(A, lda), b = dense(B, ldb);
@@ -100,13 +100,7 @@ void check_dense_against_brute_force(test::Kind kind, Fill fill, int64_t n, std:
   const auto B = test::make<T>(kind, fill, n, ldb, test::integers(rng), rng);
   std::vector<double> C(static_cast<size_t>(n * ldc), test::kNaN<double>);
   cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, C.data(), ldc);
-  std::vector<double> expected(static_cast<size_t>(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (int64_t k = 0; k < n; ++k) s += double(A[i * lda + k]) * double(B[k * ldb + j]);
-      if (in_triangle(fill, i, j)) expected[size_t(i * n + j)] = s;
-    }
+  const auto expected = brute_force(fill, n, A, lda, B, ldb, true);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = ldc - 2; j < ldc; ++j)
       ASSERT_TRUE(std::isnan(C[i * ldc + j])) << "padding C[" << i << "][" << j << "] written";
