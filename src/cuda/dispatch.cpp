@@ -215,10 +215,10 @@ const Entry* named(const Entry (&table)[N], const std::string& name) {
   return nullptr;
 }
 
-// The error for a kernel name that is not in `table` (`data`: the table's data).
+// What is wrong with a kernel name that is not in `table` (`data`: the table's data).
 template <class Table>
-InvalidArgument unknown_kernel(const Table& table, const std::string& forced, const char* data) {
-  return InvalidArgument("kernel = '" + forced + "'" + data + ", expected one of: " + names(table));
+std::string unknown_kernel(const Table& table, const std::string& forced, const char* data) {
+  return "kernel = '" + forced + "'" + data + ", expected one of: " + names(table);
 }
 
 // The entry of `table` named `forced`, if it runs on sm_cc and can address these operands
@@ -238,7 +238,7 @@ const Entry& forced_entry(const Entry (&table)[N], const std::string& forced, in
                             std::to_string(multiple) + ", and batch entries that do not overlap");
     return e;
   }
-  throw unknown_kernel(table, forced, data);
+  throw InvalidArgument(unknown_kernel(table, forced, data));
 }
 
 }  // namespace
@@ -323,9 +323,9 @@ bool has_detect_path(const std::string& name) {
 void check_kernel_name(const char* api, const std::string& forced, bool b16) {
   if (forced.empty() || (b16 ? named(kTable16, forced) != nullptr : named(kTable, forced) != nullptr))
     return;
-  const InvalidArgument e = b16 ? unknown_kernel(kTable16, forced, " for 16-bit data")
-                                : unknown_kernel(kTable, forced, "");
-  throw InvalidArgument(std::string(api) + ": " + e.what());
+  throw InvalidArgument(std::string(api) + ": " +
+                        (b16 ? unknown_kernel(kTable16, forced, " for 16-bit data")
+                             : unknown_kernel(kTable, forced, "")));
 }
 
 std::string detect_kernel_names() {
