@@ -1,6 +1,6 @@
 # Prepared in session 52 for the next device session (~5-7 min, every shard boxed).
 # carry ["build-carry/s52v.tar.xz", ".deps/openblas"]
-# build-carry/s52v.tar.xz: test_gpu, test_gpu_16bit and trimm of b87da4d (COMMIT), built on the
+# build-carry/s52v.tar.xz: test_gpu, test_gpu_16bit and trimm of 7c029a4 (COMMIT), built on the
 # CPU machine.
 # What session 52 left unrun (bench/RESULTS.md, session 52, calls 3-6):
 # 1. test_gpu_16bit past n = 4097 (210 cases at 5500, 5889, 6144, 8192, 8193, 8320: the pairs'
