@@ -29,7 +29,8 @@ struct Span {
 Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, int64_t bytes,
              const char* ld_name, const char* stride_name) {
   int64_t extent = 0, extent_bytes = 0, last = 0, total = 0;
-  // One matrix that does not fit is its leading dimension's fault; past it, the batch stride's.
+  // One matrix that does not fit is its leading dimension's fault; past it, the batch's (its stride
+  // and count, both named).
   const auto lo = reinterpret_cast<uintptr_t>(p);
   uintptr_t hi = 0;
   if (__builtin_mul_overflow(a.n - 1, ld, &extent) ||
@@ -40,7 +41,9 @@ Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, in
   if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
       __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total) ||
       __builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi))
-    fail(a, fmt(stride_name, stride, "a batch that fits in memory"));
+    fail(a, std::string(stride_name) + " = " + std::to_string(stride) +
+                " with batch = " + std::to_string(a.batch) +
+                ", expected a batch that fits in memory");
   return {lo, hi};
 }
 
@@ -88,13 +91,14 @@ void validate(const BatchedArgs& a) {
   check_ptr(a.a_name, a.A);
   check_ptr(a.b_name, a.B);
   check_ptr(a.c_name, a.C);
+  // C's span first: it refuses an ldc whose extent overflows, so extent_c below cannot.
+  const int64_t c_bytes = a.c_elem_bytes != 0 ? a.c_elem_bytes : a.elem_bytes;
+  const Span c = span_of(a, a.C, a.ldc, a.stride_c, c_bytes, ldc.c_str(), stride_c.c_str());
   const int64_t extent_c = matrix_extent(a.n, a.ldc);
   if (a.batch > 1 && a.stride_c < extent_c)
     fail(a, fmt(stride_c.c_str(), a.stride_c,
                 ">= (n-1)*" + ldc + " + n = " + std::to_string(extent_c) + " so that the batch's " +
                     a.c_name + " matrices do not overlap"));
-  const int64_t c_bytes = a.c_elem_bytes != 0 ? a.c_elem_bytes : a.elem_bytes;
-  const Span c = span_of(a, a.C, a.ldc, a.stride_c, c_bytes, ldc.c_str(), stride_c.c_str());
   const std::string overlaps = std::string(a.c_name) + " overlaps ";
   if (overlap(c, span_of(a, a.A, a.lda, a.stride_a, a.elem_bytes, lda.c_str(), stride_a.c_str())))
     fail(a, overlaps + a.a_name + ", expected disjoint memory (the inputs are never modified)");

@@ -250,6 +250,10 @@ TEST_F(CpuFp32TrtrmmArgs, Trtrmm) {
   const int64_t big = INT32_MAX;
   single(big, a, big, b, big, c, big, {},
          "ldc = 2147483647, expected a matrix that fits in memory");
+  // C's extent, (n-1)·ldc + n, past int64: refused by name, before anything computes it in
+  // plain int64 (signed overflow; scripts/cpu_sanitize.sh's UBSan would report it).
+  single(n, a, n, b, n, c, INT64_MAX, {},
+         "ldc = 9223372036854775807, expected a matrix that fits in memory");
   // fp64 is plain fp64 arithmetic, as on the GPU: the tensor-core precisions are refused.
   std::vector<double> d(64, 1.0), dc(64, -3.0);
   expect_rejected(
@@ -280,7 +284,11 @@ TEST_F(CpuFp32TrtrmmArgs, StridedBatched) {
       },
       "trimm::cpu::trtrmm_strided_batched: C overlaps A");
   batched(0, 0, c, n * n, 2, {Precision::Auto, "naive"}, "kernel = 'naive'");
-  batched(int64_t(1) << 61, 0, c, n * n, 5, {}, "stride_a = 2305843009213693952");
+  batched(int64_t(1) << 61, 0, c, n * n, 5, {},
+          "stride_a = 2305843009213693952 with batch = 5, expected a batch that fits in memory");
+  // A batch too long for memory names the batch, not only a stride that is fine by itself.
+  batched(0, 0, c, n * n, INT64_MAX, {},
+          "stride_c = 64 with batch = 9223372036854775807, expected a batch that fits in memory");
   // One matrix too large for memory is its leading dimension's fault even in a batch (here with
   // A shared: stride 0).
   expect_rejected(
