@@ -9,14 +9,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "common/float16.hpp"
 #include "common/validate.hpp"
+#include "cpu/blas_int.hpp"
 #include "cpu/structure.hpp"
 #include "trimm/cpu.hpp"
 
@@ -74,14 +73,7 @@ void check_backend_args(const char* api, int64_t n, int64_t lda, int64_t ldb, in
   if (!options.kernel.empty() && options.kernel != kKernelName)
     throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
                           "', expected '' or '" + kKernelName + "'");
-  // OpenBLAS takes 32-bit sizes.
-  constexpr int64_t max_int = std::numeric_limits<blasint>::max();
-  const std::pair<const char*, int64_t> sizes[] = {{"n", n}, {"lda", lda}, {"ldb", ldb},
-                                                   {"ldc", ldc}};
-  for (const auto& [name, value] : sizes)
-    if (value > max_int)
-      throw InvalidArgument(std::string(api) + ": " + name + " = " + std::to_string(value) +
-                            ", expected <= " + std::to_string(max_int) + " (OpenBLAS's int)");
+  check_blas_ints(api, {{"n", n}, {"lda", lda}, {"ldb", ldb}, {"ldc", ldc}});
 }
 
 template <typename T>

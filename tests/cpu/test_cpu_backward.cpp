@@ -70,5 +70,21 @@ TEST(CpuBackwardErrors, OverlappingOutputIsRefused) {
                InvalidArgument);
 }
 
+// A size past OpenBLAS's int is refused by name, before anything is written. G's rows are 2^31
+// apart, so its span is 8 GB of address space, never touched: the outputs lie below it.
+TEST(CpuBackwardErrors, SizePastOpenBlasIntIsNamed) {
+  std::vector<float> x(4, 1.f), y(4, 1.f), buf(16, -3.f);
+  try {
+    cpu::trtrmm_backward(Fill::Upper, 2, buf.data() + 8, int64_t(1) << 31, x.data(), 2, y.data(),
+                         2, buf.data(), 2, buf.data() + 4, 2);
+    ADD_FAILURE() << "accepted ldg = 2^31";
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(),
+                 "trimm::cpu::trtrmm_backward: ldg = 2147483648, expected <= 2147483647 "
+                 "(OpenBLAS's int)");
+  }
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(buf[size_t(i)], -3.f) << "written on error at " << i;
+}
+
 }  // namespace
 }  // namespace trimm
