@@ -142,12 +142,13 @@ void print_json(const std::vector<Row>& rows, const std::string& where) {
   std::printf("]\n");
 }
 
-// --precision's value, or a usage error.
+// --precision's value other than `all` (the callers take that one), or a usage error that lists
+// every value the option takes.
 Precision bench_precision(const std::string& text) {
   try {
     return parse_precision(text, "--precision");
-  } catch (const InvalidArgument& e) {
-    usage_error(e.what());
+  } catch (const InvalidArgument&) {
+    usage_error("--precision: expected auto, ieee, fp32, tf32 or all, got '" + text + "'");
   }
 }
 
