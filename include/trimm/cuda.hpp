@@ -126,7 +126,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
 // size, so a caller can ask what a workspace would buy before allocating it.
 const char* selected_kernel(int64_t n, const Options& options = {});
 // The same for these very operands, whose alignment decides whether TMA kernels can take them,
-// and for options.structure (Detect may run another kernel than Triangular).
+// and for options.structure (Detect may run another kernel than Triangular; where trtrmm would
+// refuse Detect for this device, size and precision, this throws the same InvalidArgument).
 const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, const float* B,
                             int64_t ldb, const float* C, int64_t ldc,
                             const Options& options = {});

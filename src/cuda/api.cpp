@@ -147,6 +147,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
     attach_workspace(api, g, options, 0, p);
     return g.launch(p, dev, stream);
   }
+  dispatch::check_detect_runs(api, c);  // before anything is launched
   if (c.exact) {
     p.path = kernels::Path::Exact;
     return g.launch(p, dev, stream);
@@ -168,13 +169,6 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   // output that is not finite; the general launch and then the exact one are gated on those flags
   // (every block of a launch that does not apply returns at once). Each rewrites all of C's
   // triangle, so the last that runs decides.
-  if (!g.flags)
-    throw InvalidArgument(std::string(api) +
-                          ": structure = detect runs up to n = 1216 (1792 with precision ieee) on "
-                          "any GPU, and beyond on "
-                          "sm_90 with precision auto, fp32 or tf32 and operands TMA can address "
-                          "(16-byte aligned rows); here dispatch chose '" +
-                          g.name + "'");
   attach_workspace(api, g, options, kDetectDataOffset, p);  // its data after the flag word
   if (!g.zeroes_gate) TRIMM_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(uint32_t), stream));
   g.launch(p, dev, stream);  // the triangular product; sets the flags
@@ -442,7 +436,10 @@ const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, c
   dispatch::check_kernel_name("trimm::selected_kernel", options.kernel, /*b16=*/false);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
-  return choose(current_device(), p, options, /*query=*/true).kernel->name;
+  const dispatch::Choice c = choose(current_device(), p, options, /*query=*/true);
+  if (options.structure == Structure::Detect)
+    dispatch::check_detect_runs("trimm::selected_kernel", c);  // as trtrmm would refuse it
+  return c.kernel->name;
 }
 
 void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, int64_t stride_a,

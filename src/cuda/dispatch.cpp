@@ -328,6 +328,15 @@ void check_kernel_name(const char* api, const std::string& forced, bool b16) {
                              : unknown_kernel(kTable, forced, "")));
 }
 
+void check_detect_runs(const char* api, const Choice& c) {
+  if (c.exact || c.scan || c.kernel->flags) return;
+  throw InvalidArgument(std::string(api) +
+                        ": structure = detect runs up to n = 1216 (1792 with precision ieee) on "
+                        "any GPU, and beyond on sm_90 with precision auto, fp32 or tf32 and "
+                        "operands TMA can address (16-byte aligned rows); here dispatch chose '" +
+                        c.kernel->name + "'");
+}
+
 std::string detect_kernel_names() {
   std::string s;
   for (const KernelEntry& e : kTable)

@@ -66,7 +66,7 @@ const KernelEntry& select(int cc, Precision precision, int64_t n, const std::str
 // none of these, the first automatic kernel with flags, no workspace, that runs here and
 // implements the precision (sm90_tf32x3 for Auto and Fp32, sm90_tf32 for Tf32, none for Ieee),
 // else the exact path where the chosen kernel has one. A Detect choice with none of them (a
-// kernel without flags, exact and scan false) is for the caller to refuse.
+// kernel without flags, exact and scan false) is refused by check_detect_runs.
 struct Choice {
   const KernelEntry* kernel;
   bool exact;  // Path::Exact alone, no flags
@@ -74,6 +74,10 @@ struct Choice {
 };
 Choice choose(int cc, Precision precision, int64_t n, const std::string& forced, bool tma_ok,
               Structure structure, size_t workspace = 0, int64_t batch = 1);
+// Throws InvalidArgument (`api`: structure = detect runs up to ...; here dispatch chose '...')
+// for a Detect choice with no path: a kernel without flags, exact and scan false. trtrmm refuses
+// such a call with it and selected_kernel answers with it, so the two never disagree.
+void check_detect_runs(const char* api, const Choice& c);
 // Whether the entry named `name` has a Structure::Detect path (flags or exact), and the names of
 // those that do, for the error that refuses the others.
 bool has_detect_path(const std::string& name);

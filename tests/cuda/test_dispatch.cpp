@@ -66,10 +66,33 @@ TEST(Dispatch, DetectTakesTheExactPathTheScanOrTheKernelWithFlags) {
   EXPECT_STREQ(choose(90, Precision::Tf32, 4096, "", true, Structure::Triangular, SIZE_MAX)
                    .kernel->name,
                "sm90_fp16x1");
-  // No kernel with flags: the exact path where the chosen kernel has one, else nothing (the
-  // caller refuses).
+  // No kernel with flags: the exact path where the chosen kernel has one, else nothing:
+  // check_detect_runs refuses it (trtrmm and selected_kernel alike), naming the kernel.
   EXPECT_EQ(pick(80, 4096), "sm80_tf32x3");
   EXPECT_EQ(pick(90, 4096, "", true, Precision::Ieee), "simt_fp32");
+  const auto refusal = [](int cc, int64_t n, Precision p, bool tma_ok) -> std::string {
+    try {
+      check_detect_runs("api", choose(cc, p, n, "", tma_ok, Structure::Detect));
+      return "runs";
+    } catch (const InvalidArgument& e) {
+      return e.what();
+    }
+  };
+  const std::string runs_to = "api: structure = detect runs up to n = 1216";
+  EXPECT_EQ(refusal(80, 4096, Precision::Auto, true).rfind(runs_to, 0), 0u);
+  EXPECT_NE(refusal(80, 4096, Precision::Auto, true).find("dispatch chose 'sm80_tf32x3'"),
+            std::string::npos);
+  EXPECT_NE(refusal(90, 2048, Precision::Ieee, true).find("dispatch chose 'simt_fp32'"),
+            std::string::npos);
+  // Operands TMA cannot take (an ld that is not a multiple of 4) past the small kernel.
+  EXPECT_NE(refusal(90, 2000, Precision::Auto, false).find("dispatch chose 'sm80_tf32x3'"),
+            std::string::npos);
+  // Every choice with a path runs: exact, scan, flags.
+  EXPECT_EQ(refusal(90, 448, Precision::Auto, true), "runs");
+  EXPECT_EQ(refusal(80, 1216, Precision::Auto, true), "runs");
+  EXPECT_EQ(refusal(90, 4096, Precision::Auto, true), "runs");
+  EXPECT_EQ(refusal(90, 4096, Precision::Tf32, true), "runs");
+  EXPECT_EQ(refusal(90, 1792, Precision::Ieee, true), "runs");
   // Forced by name: the small kernel's scan path at any n.
   EXPECT_EQ(pick(90, 4096, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 scan");
   EXPECT_EQ(pick(90, 64, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 scan");
