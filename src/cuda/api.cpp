@@ -89,7 +89,8 @@ bool workspace_aligned(const Options& o) {
 void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Options& o,
                       size_t offset, kernels::Problem& p) {
   if (g.workspace == nullptr) return;
-  const size_t need = offset + g.workspace(p.n, p.batch);
+  const size_t data = g.workspace(p.n, p.batch);  // SIZE_MAX: more than size_t counts
+  const size_t need = data > SIZE_MAX - offset ? SIZE_MAX : offset + data;
   const bool misaligned = !workspace_aligned(o);
   if (o.workspace == nullptr || o.workspace_bytes < need || misaligned)
     throw InvalidArgument(std::string(api) + ": kernel = '" + g.name + "'" +
@@ -411,6 +412,9 @@ bool cuda_available() {
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) {
   if (n < 0) throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) +
                                    ", expected n >= 0");
+  if (n > INT32_MAX)  // as the calls (detail::validate)
+    throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) +
+                          ", expected n <= 2147483647");
   if (batch < 0)
     throw InvalidArgument("trtrmm_workspace_bytes: batch = " + std::to_string(batch) +
                           ", expected batch >= 0");
@@ -420,6 +424,10 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
     throw InvalidArgument("trtrmm_workspace_bytes: kernel = '" + options.kernel +
                           "', expected '' or a kernel of the table (trimm kernels)");
   const size_t data = e == nullptr || e->workspace == nullptr ? 0 : e->workspace(n, batch);
+  if (data == SIZE_MAX)
+    throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) + " and batch = " +
+                          std::to_string(batch) + ", expected a workspace for kernel = '" +
+                          options.kernel + "' that size_t can count");
   if (options.structure != Structure::Detect) return data;
   return data == 0 ? sizeof(uint32_t) : kDetectDataOffset + data;
 }

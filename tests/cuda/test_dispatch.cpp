@@ -235,10 +235,19 @@ TEST(Dispatch, WorkspaceBytes) {
   o.kernel = "sm90_fp16x1";  // two planes a problem: 5·8·2·2 = 160 -> 256
   EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 98560u + 2u * 4096u * 4096u * 2u);
   EXPECT_EQ(trtrmm_workspace_bytes(5, 3, o), 3584u + 3u * 256u);
+  // The largest size still counted: 2^56 elements in all (2^28 × 2^28, one problem).
+  EXPECT_GT(trtrmm_workspace_bytes(int64_t(1) << 28, 1, o), (size_t(1) << 58));
   o.structure = Structure::Triangular;
   EXPECT_EQ(trtrmm_workspace_bytes(64, 0, o), 0u);
   for (const auto& [n, batch, name] :
-       {std::tuple<int64_t, int64_t, const char*>{-1, 1, "n = -1"}, {4, -2, "batch = -2"}}) {
+       {std::tuple<int64_t, int64_t, const char*>{-1, 1, "n = -1"},
+        {4, -2, "batch = -2"},
+        // Past the calls' n, and sizes past what size_t counts (they wrapped to a small number).
+        {int64_t(INT32_MAX) + 1, 1, "n = 2147483648, expected n <= 2147483647"},
+        {INT32_MAX, 1, "n = 2147483647 and batch = 1, expected a workspace for kernel = "
+                       "'sm90_fp16x1' that size_t can count"},
+        {1518500250, 1, "n = 1518500250 and batch = 1"},
+        {65536, int64_t(1) << 30, "n = 65536 and batch = 1073741824"}}) {
     try {
       trtrmm_workspace_bytes(n, batch, o);
       ADD_FAILURE() << "no error for " << name;

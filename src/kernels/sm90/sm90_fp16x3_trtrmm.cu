@@ -1249,13 +1249,21 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
 }  // namespace
 }  // namespace sm90_fp16x3
 
-size_t fp16x3_workspace_bytes(int64_t n, int64_t batch) {
-  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 2).bytes;
+namespace {
+// layout_of's bytes, or SIZE_MAX past 2^56 elements a problem set (~2^59 bytes: no device holds
+// it), beyond which its int64 and size_t sums could overflow.
+size_t planes_bytes(int64_t n, int64_t batch, int planes) {
+  if (n <= 0 || batch <= 0) return 0;
+  if (static_cast<long double>(n) * static_cast<long double>(n) *
+          static_cast<long double>(batch) > 0x1p56L)
+    return SIZE_MAX;
+  return sm90_fp16x3::layout_of(n, batch, planes).bytes;
 }
+}  // namespace
 
-size_t fp16x1_workspace_bytes(int64_t n, int64_t batch) {
-  return n <= 0 || batch <= 0 ? 0 : sm90_fp16x3::layout_of(n, batch, 1).bytes;
-}
+size_t fp16x3_workspace_bytes(int64_t n, int64_t batch) { return planes_bytes(n, batch, 2); }
+
+size_t fp16x1_workspace_bytes(int64_t n, int64_t batch) { return planes_bytes(n, batch, 1); }
 
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream) {
   // Structure::Detect's general launch (every k, no masks): sm90_tf32x3's dense mode.
