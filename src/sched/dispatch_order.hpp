@@ -186,12 +186,19 @@ inline std::vector<int> replay_order(const std::vector<std::vector<int>>& bins,
   return order;
 }
 
-// Each unit's weight cost(u), where packing can help: none (empty) for a dense schedule (its
-// units weigh the same), where the units fit the slots at once, or outnumber DispatchOrder.
+// Whether packing can help s's units on `slots` slots: not for a dense schedule (its units weigh
+// the same), where the units fit the slots at once, or where they outnumber DispatchOrder. Where
+// it cannot, launch_order is the schedule's own order (count 0), with nothing to build or cache.
+inline bool packable(const TriangleSchedule& s, int64_t slots) {
+  const int64_t units = s.num_units();
+  return !s.dense && units > slots && units <= DispatchOrder::kMaxUnits;
+}
+
+// Each unit's weight cost(u) where packable, else none (empty).
 template <class Cost>
 std::vector<double> packable_weights(const TriangleSchedule& s, int64_t slots, Cost&& cost) {
+  if (!packable(s, slots)) return {};
   const int64_t units = s.num_units();
-  if (s.dense || units <= slots || units > DispatchOrder::kMaxUnits) return {};
   std::vector<double> w(static_cast<size_t>(units));
   for (int64_t u = 0; u < units; ++u) w[size_t(u)] = cost(s.unit(u));
   return w;

@@ -91,6 +91,23 @@ TEST(DispatchOrder, KeepsLongestFirstWhereItCannotHelp) {
   EXPECT_EQ(balanced_order(over, 132, band_cost).count, 0);
 }
 
+// packable says exactly where launch_order has anything to build: elsewhere the launch takes the
+// schedule's own order without building (or caching) one.
+TEST(DispatchOrder, PackableIsWhereLaunchOrderBuilds) {
+  for (int64_t n = 1; n <= 64 * 128; n += 61)
+    for (const int64_t slots : {1, 66, 132, 264})
+      for (const bool dense : {false, true})
+        for (const bool persistent : {false, true}) {
+          const TriangleSchedule s = make_schedule(n, 128, 32, slots, dense);
+          const DispatchOrder d = launch_order(s, slots, band_cost, persistent);
+          EXPECT_EQ(packable(s, slots), !packable_weights(s, slots, band_cost).empty())
+              << "n " << n << " slots " << slots;
+          if (!packable(s, slots))
+            EXPECT_TRUE(d.count == 0 && d.blocks == 0 && d.band == 0)
+                << "n " << n << " slots " << slots << " dense " << dense;
+        }
+}
+
 // A persistent layout: block b's list is entries b, b + blocks, ... up to its first hole; every
 // unit once; no more blocks than slots; each list heaviest first; its makespan that of the
 // packing (never above longest first's on the hardware's model).

@@ -8,9 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -20,6 +17,7 @@
 #include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "sched/dispatch_order.hpp"
+#include "sched/order_cache.hpp"
 #include "sched/pair_order.hpp"
 #include "sched/rank_share.hpp"
 #include "sched/triangle_scheduler.hpp"
@@ -158,60 +156,51 @@ int cluster_ranks(int64_t units, int64_t slots, int64_t longest, sched::SplitPol
 }
 
 // sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel
-// family has its own), built once per family and shape and kept (host memory, 2 KB per entry)
-// for the process.
+// family has its own), where sched::packable; built once per family and shape and kept in a
+// bounded table (sched/order_cache.hpp: 256 entries of ~2 KB of host memory).
 template <class Cost>
-const sched::DispatchOrder& cached_order(const sched::TriangleSchedule& s, int64_t slots,
-                                         const Cost& cost, bool persistent) {
+sched::DispatchOrder cached_order(const sched::TriangleSchedule& s, int64_t slots,
+                                  const Cost& cost, bool persistent) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
-  static std::mutex mu;
-  static std::map<std::tuple<const void*, int64_t, int, int, int, bool, int64_t, bool>,
-                  std::unique_ptr<sched::DispatchOrder>>
-      cache;
-  const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
-                                   s.split_d, s.dense, slots, persistent);
-  const std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[key];
-  if (!slot)
-    slot = std::make_unique<sched::DispatchOrder>(sched::launch_order(s, slots, cost, persistent));
-  return *slot;
+  using Key = std::tuple<const void*, int64_t, int, int, int, bool, int64_t, bool>;
+  static sched::OrderCache<Key, sched::DispatchOrder, 256> cache;
+  return cache.get(Key(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step, s.split_d,
+                       s.dense, slots, persistent),
+                   [&] { return sched::launch_order(s, slots, cost, persistent); });
 }
 
-// sched::pair_order for schedule s on `clusters` clusters of two under cost, built once per
-// family and shape and kept (host memory, 8 KB per entry), as cached_order.
+// sched::pair_order for schedule s on `clusters` clusters of two under cost, kept as
+// cached_order's (256 entries of ~8 KB).
 template <class Cost>
-const sched::PairLayout& cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
-                                           int max_lag, const Cost& cost) {
+sched::PairLayout cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
+                                    int max_lag, const Cost& cost) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
-  static std::mutex mu;
-  static std::map<std::tuple<const void*, int64_t, int, int, int64_t, int>,
-                  std::unique_ptr<sched::PairLayout>>
-      cache;
-  const auto key = std::make_tuple(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step,
-                                   clusters, max_lag);
-  const std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[key];
-  if (!slot)
-    slot = std::make_unique<sched::PairLayout>(sched::pair_order(s, clusters, max_lag, cost));
-  return *slot;
+  using Key = std::tuple<const void*, int64_t, int, int, int64_t, int>;
+  static sched::OrderCache<Key, sched::PairLayout, 256> cache;
+  return cache.get(
+      Key(reinterpret_cast<const void*>(&cost), s.n, s.tile, s.k_step, clusters, max_lag),
+      [&] { return sched::pair_order(s, clusters, max_lag, cost); });
 }
 
 // The order a launch over schedule s takes: in bands of `band` diagonals where
-// sched::takes_bands says so (a kernel that decodes with sched::ordered_unit; the order is held
-// in `banded`); else cached_order for a single problem, given a cost; otherwise longest first (a
-// batch's blocks interleave across problems).
+// sched::takes_bands says so (a kernel that decodes with sched::ordered_unit); else
+// cached_order for a single problem whose units packing can help, given a cost; otherwise longest
+// first (a batch's blocks interleave across problems). A built order is copied into `storage`.
 template <class Cost>
 const sched::DispatchOrder& problem_order(int64_t batch, const sched::TriangleSchedule& s,
                                           int64_t slots, const Cost& cost, bool persistent,
-                                          int band, sched::DispatchOrder& banded) {
+                                          int band, sched::DispatchOrder& storage) {
   if (sched::takes_bands(s, batch, slots, band)) {
-    banded = sched::DispatchOrder{};
-    banded.band = band;
-    return banded;
+    storage = sched::DispatchOrder{};
+    storage.band = band;
+    return storage;
   }
   static const sched::DispatchOrder kLongestFirst{};
   if constexpr (!std::is_same_v<Cost, std::nullptr_t>)
-    if (batch == 1) return cached_order(s, slots, cost, persistent);
+    if (batch == 1 && sched::packable(s, slots)) {
+      storage = cached_order(s, slots, cost, persistent);
+      return storage;
+    }
   return kLongestFirst;
 }
 
@@ -238,9 +227,9 @@ void launch_over_triangle(const Problem& p, const DeviceInfo& dev, int blocks_pe
       sched::make_schedule(p.n, kTile, k_step, slots_per_problem, p.path == Path::Dense,
                            /*split=*/p.path != Path::Fallback);
   const int64_t units = s.num_units(), fixups = s.num_fixup_tiles();
-  sched::DispatchOrder banded;
+  sched::DispatchOrder storage;
   const sched::DispatchOrder& order =
-      problem_order(p.batch, s, slots_per_problem, cost, persistent, band, banded);
+      problem_order(p.batch, s, slots_per_problem, cost, persistent, band, storage);
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < p.batch; b0 += kMaxGridY) {
     const unsigned nb = unsigned(std::min(kMaxGridY, p.batch - b0));
@@ -265,9 +254,9 @@ void launch_unsplit(int64_t n, int64_t batch, int tile, int k_step, int64_t slot
                     const Cost& cost, bool persistent, bool dense, Launch&& launch, int band = 0) {
   const sched::TriangleSchedule s =
       sched::make_schedule(n, tile, k_step, /*slots=*/1, dense, /*split=*/false);
-  sched::DispatchOrder banded;
+  sched::DispatchOrder storage;
   const sched::DispatchOrder& order =
-      problem_order(batch, s, slots, cost, persistent, band, banded);
+      problem_order(batch, s, slots, cost, persistent, band, storage);
   const unsigned blocks = unsigned(order.grid(s.num_units()));
   constexpr int64_t kMaxGridY = 65535;
   for (int64_t b0 = 0; b0 < batch; b0 += kMaxGridY) {

@@ -933,7 +933,7 @@ void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
     const int64_t clusters = max_clusters<pair_kernel>(dev, 2, kThreads, smem);
     const sched::TriangleSchedule s =
         sched::make_schedule(p.n, kTile, kStep, /*slots=*/1, /*dense=*/false, /*split=*/false);
-    const sched::PairLayout& layout = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
+    const sched::PairLayout layout = cached_pair_order(s, clusters, kMaxPairLag, unit_cost);
     // Each block's list must fit its kMaxLevels (a device with few clusters).
     if (layout.blocks > 0 && layout.count <= int64_t(layout.blocks) * unit_list::kMaxLevels) {
       const CUtensorMap map_a_pair = map_a_of(kLower ? kTile : 64);
