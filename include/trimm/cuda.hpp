@@ -95,7 +95,7 @@ void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int6
 // C is stored. Semantics, arguments and errors as for float. options.precision: Auto or Fp32
 // (both mean fp32 accumulation; Ieee and Tf32 are refused). The wgmma kernel (sm_90) needs
 // 16-byte aligned A, B, C, leading dimensions and batch strides that are multiples of 8
-// elements; other operands, other GPUs from sm_80 and small n take mma.sync kernels (README: the
+// elements, each batch stride at least ld·n (A's and B's may be 0); other operands, other GPUs from sm_80 and small n take mma.sync kernels (README: the
 // 16-bit kernel table). options.structure = Detect (with options.workspace, as for float): on
 // small work on sm_90 one launch over every k of A and B as they are (the flag word untouched);
 // otherwise a first pass reads all of A and B and sets the flags (the small-n kernel reads them

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda/dispatch.hpp"
+#include "kernels/launch.hpp"
 #include "trimm/trimm.hpp"
 
 namespace trimm::dispatch {
@@ -209,6 +210,35 @@ TEST(Dispatch, KernelsThatNeedAWorkspaceRunOnlyWhereTheCallBringsIt) {
       "sm90_fp16x3");
   // Forced, as before: any n, any workspace (the API checks it).
   EXPECT_STREQ(select(90, Precision::Fp32, 256, "sm90_fp16x3").name, "sm90_fp16x3");
+}
+
+// The TMA kernels' batch-stride rule as README and cuda.hpp state it: 0 (a shared A or B) or at
+// least ld·n, whole padded matrices apart; a smaller stride, even one whose matrices do not
+// overlap, goes to the mma.sync kernels.
+TEST(Dispatch, TmaTakesBatchStridesOfWholeMatrices) {
+  alignas(16) static float a[16], b[16], c[16];
+  const int64_t n = 1000, ld = 1024;
+  auto fp32 = [&](int64_t stride_a, int64_t stride_b) {
+    kernels::Problem p{};
+    static_cast<kernels::MatrixProblem<float>&>(p) = {Fill::Upper, n,  a,  ld, stride_a, b, ld,
+                                                      stride_b,    c,  ld, ld * n,   2};
+    return kernels::tma_compatible(p);
+  };
+  EXPECT_TRUE(fp32(ld * n, ld * n));
+  EXPECT_TRUE(fp32(0, ld * n + 4));
+  EXPECT_FALSE(fp32((n - 1) * ld + n, ld * n));  // apart, a multiple of 4, yet below ld·n
+  EXPECT_FALSE(fp32(ld * n, ld * n - 4));
+  alignas(16) static bfloat16_t x[16], y[16], z[16];
+  auto b16 = [&](int64_t stride_a, int64_t stride_c) {
+    kernels::Problem16<bfloat16_t> p{};
+    static_cast<kernels::MatrixProblem<bfloat16_t>&>(p) = {
+        Fill::Upper, n, x, ld, stride_a, y, ld, 0, z, ld, stride_c, 2};
+    return kernels::tma_compatible_16bit(p);
+  };
+  EXPECT_TRUE(b16(ld * n, ld * n));
+  EXPECT_TRUE(b16(0, ld * n + 8));
+  EXPECT_FALSE(b16(ld * n - 8, ld * n));
+  EXPECT_FALSE(b16(ld * n, (n - 1) * ld + n));  // C's matrices apart, a multiple of 8
 }
 
 TEST(Dispatch, WorkspaceBytes) {
