@@ -1,6 +1,7 @@
 // The host's cache of built launch orders (DispatchOrder, PairLayout): building one packs a
-// problem's units on the host (~0.5 ms on average, up to ~25 ms at some n), so each is built once
-// per shape and kept, in a bounded table shared by the threads of the process.
+// problem's units on the host (0.1-0.4 ms on average, under 2 ms at any n on the CPU machine,
+// session 53), so each is built once per shape and kept, in a bounded table shared by the
+// threads of the process.
 #pragma once
 
 #include <cstddef>

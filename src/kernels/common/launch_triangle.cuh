@@ -157,7 +157,7 @@ int cluster_ranks(int64_t units, int64_t slots, int64_t longest, sched::SplitPol
 
 // sched::launch_order for schedule s on `slots` slots under cost (a function: each kernel
 // family has its own), where sched::packable; built once per family and shape and kept in a
-// bounded table (sched/order_cache.hpp: 256 entries of ~2 KB of host memory).
+// bounded table (sched/order_cache.hpp: 256 entries of ~2 KB of host memory, every family's).
 template <class Cost>
 sched::DispatchOrder cached_order(const sched::TriangleSchedule& s, int64_t slots,
                                   const Cost& cost, bool persistent) {
