@@ -99,14 +99,15 @@ void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int6
 // C is stored. Semantics, arguments and errors as for float. options.precision: Auto or Fp32
 // (both mean fp32 accumulation; Ieee and Tf32 are refused). The wgmma kernel (sm_90) needs
 // 16-byte aligned A, B, C, leading dimensions and batch strides that are multiples of 8
-// elements, each batch stride at least ld·n (A's and B's may be 0); other operands, other GPUs from sm_80 and small n take mma.sync kernels (README: the
-// 16-bit kernel table). options.structure = Detect (with options.workspace, as for float): on
-// small work on sm_90 one launch over every k of A and B as they are (the flag word untouched);
-// otherwise a first pass reads all of A and B and sets the flags (the small-n kernel reads them
-// beside its product instead); then the chosen kernel runs where they are triangular and finite,
-// a tensor-core launch over every k where they are finite but not triangular (sm90_16bit's or
-// sm80_16bit's), and plain fp32 FMA over every k (simt_16bit) where anything is NaN or Inf, each
-// launch gated on the flags on the device (no host sync).
+// elements, each batch stride at least ld·n (A's and B's may be 0); other operands, other GPUs from
+// sm_80 and small n take mma.sync kernels (README: the 16-bit kernel table). options.structure =
+// Detect (with options.workspace, as for float): on small work on sm_90 one launch over every k of
+// A and B as they are (the flag word untouched); otherwise a first pass reads all of A and B and
+// sets the flags (the small-n kernel reads them beside its product instead); then the chosen kernel
+// runs where they are triangular and finite, a tensor-core launch over every k where they are
+// finite but not triangular (sm90_16bit's or sm80_16bit's), and plain fp32 FMA over every k
+// (simt_16bit) where anything is NaN or Inf, each launch gated on the flags on the device (no host
+// sync).
 void trtrmm(Fill fill, int64_t n, const half_t* A, int64_t lda, const half_t* B, int64_t ldb,
             half_t* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 void trtrmm(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda, const bfloat16_t* B,

@@ -13,10 +13,10 @@ namespace trimm {
 // (whatever it holds, NaN included); C's other strict triangle is written with zeros.
 // Non-finite values inside the triangles: the GPU kernels multiply whole tiles (the CPU backend
 // whole row strips), structural zeros included, so a NaN or Inf there can also turn other
-// elements of its output tile or strip into NaN (0·NaN, 0·Inf), and precision Fp32 may give NaN where a product is
-// ±Inf and ±Inf where it is NaN (its split of each value into a TF32 big and small part cannot
-// carry Inf: Inf − Inf is NaN). For the dense product's own NaN/Inf semantics use
-// Structure::Detect.
+// elements of its output tile or strip into NaN (0·NaN, 0·Inf), and precision Fp32 may give NaN
+// where a product is ±Inf and ±Inf where it is NaN (its split of each value into a TF32 big and
+// small part cannot carry Inf: Inf − Inf is NaN). For the dense product's own NaN/Inf semantics
+// use Structure::Detect.
 enum class Fill { Upper, Lower };
 
 // 16-bit storage types for the GPU API: the bits of an IEEE binary16 value (half_t) or a bfloat16

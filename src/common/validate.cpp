@@ -41,9 +41,8 @@ Span span_of(const BatchedArgs& a, const void* p, int64_t ld, int64_t stride, in
   if (__builtin_mul_overflow(a.batch - 1, stride, &last) ||
       __builtin_add_overflow(last, extent, &last) || __builtin_mul_overflow(last, bytes, &total) ||
       __builtin_add_overflow(lo, static_cast<uintptr_t>(total), &hi))
-    fail(a, std::string(stride_name) + " = " + std::to_string(stride) +
-                " with batch = " + std::to_string(a.batch) +
-                ", expected a batch that fits in memory");
+    fail(a, std::string(stride_name) + " = " + std::to_string(stride) + " with batch = " +
+                std::to_string(a.batch) + ", expected a batch that fits in memory");
   return {lo, hi};
 }
 

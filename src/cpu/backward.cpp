@@ -38,12 +38,8 @@ void backward(Fill fill, int64_t n, const T* G, int64_t ldg, const T* A, int64_t
   detail::validate({api, fill, n, G, ldg, 0, G, ldg, 0, dB, lddb, 0, 1, e, 0, "G", "G", "dB"});
   // ...and the two outputs disjoint.
   detail::validate({api, fill, n, dA, ldda, 0, dA, ldda, 0, dB, lddb, 0, 1, e, 0, "dA", "dA", "dB"});
-  check_blas_ints(api, {{"n", n},
-                        {"ldg", ldg},
-                        {"lda", lda},
-                        {"ldb", ldb},
-                        {"ldda", ldda},
-                        {"lddb", lddb}});
+  check_blas_ints(
+      api, {{"n", n}, {"ldg", ldg}, {"lda", lda}, {"ldb", ldb}, {"ldda", ldda}, {"lddb", lddb}});
   if (n == 0) return;
   std::vector<T> M(static_cast<size_t>(n * n));  // (n, n): M(G)
   for (int64_t i = 0; i < n; ++i)

@@ -75,8 +75,8 @@ TEST(CpuBackwardErrors, OverlappingOutputIsRefused) {
 TEST(CpuBackwardErrors, SizePastOpenBlasIntIsNamed) {
   std::vector<float> x(4, 1.f), y(4, 1.f), buf(16, -3.f);
   try {
-    cpu::trtrmm_backward(Fill::Upper, 2, buf.data() + 8, int64_t(1) << 31, x.data(), 2, y.data(),
-                         2, buf.data(), 2, buf.data() + 4, 2);
+    cpu::trtrmm_backward(Fill::Upper, 2, buf.data() + 8, int64_t(1) << 31, x.data(), 2, y.data(), 2,
+                         buf.data(), 2, buf.data() + 4, 2);
     ADD_FAILURE() << "accepted ldg = 2^31";
   } catch (const InvalidArgument& e) {
     EXPECT_STREQ(e.what(),

@@ -220,8 +220,8 @@ TEST(Dispatch, TmaTakesBatchStridesOfWholeMatrices) {
   const int64_t n = 1000, ld = 1024;
   auto fp32 = [&](int64_t stride_a, int64_t stride_b) {
     kernels::Problem p{};
-    static_cast<kernels::MatrixProblem<float>&>(p) = {Fill::Upper, n,  a,  ld, stride_a, b, ld,
-                                                      stride_b,    c,  ld, ld * n,   2};
+    static_cast<kernels::MatrixProblem<float>&>(p) = {Fill::Upper, n,        a, ld, stride_a, b,
+                                                      ld,          stride_b, c, ld, ld * n,   2};
     return kernels::tma_compatible(p);
   };
   EXPECT_TRUE(fp32(ld * n, ld * n));
@@ -231,8 +231,8 @@ TEST(Dispatch, TmaTakesBatchStridesOfWholeMatrices) {
   alignas(16) static bfloat16_t x[16], y[16], z[16];
   auto b16 = [&](int64_t stride_a, int64_t stride_c) {
     kernels::Problem16<bfloat16_t> p{};
-    static_cast<kernels::MatrixProblem<bfloat16_t>&>(p) = {
-        Fill::Upper, n, x, ld, stride_a, y, ld, 0, z, ld, stride_c, 2};
+    static_cast<kernels::MatrixProblem<bfloat16_t>&>(p) = {Fill::Upper, n, x, ld, stride_a, y,
+                                                           ld,          0, z, ld, stride_c, 2};
     return kernels::tma_compatible_16bit(p);
   };
   EXPECT_TRUE(b16(ld * n, ld * n));
@@ -274,8 +274,9 @@ TEST(Dispatch, WorkspaceBytes) {
         {4, -2, "batch = -2"},
         // Past the calls' n, and sizes past what size_t counts (they wrapped to a small number).
         {int64_t(INT32_MAX) + 1, 1, "n = 2147483648, expected n <= 2147483647"},
-        {INT32_MAX, 1, "n = 2147483647 and batch = 1, expected a workspace for kernel = "
-                       "'sm90_fp16x1' that size_t can count"},
+        {INT32_MAX, 1,
+         "n = 2147483647 and batch = 1, expected a workspace for kernel = "
+         "'sm90_fp16x1' that size_t can count"},
         {1518500250, 1, "n = 1518500250 and batch = 1"},
         {65536, int64_t(1) << 30, "n = 65536 and batch = 1073741824"}}) {
     try {

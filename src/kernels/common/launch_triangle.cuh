@@ -159,8 +159,8 @@ int cluster_ranks(int64_t units, int64_t slots, int64_t longest, sched::SplitPol
 // family has its own), where sched::packable; built once per family and shape and kept in a
 // bounded table (sched/order_cache.hpp: 256 entries of ~2 KB of host memory, every family's).
 template <class Cost>
-sched::DispatchOrder cached_order(const sched::TriangleSchedule& s, int64_t slots,
-                                  const Cost& cost, bool persistent) {
+sched::DispatchOrder cached_order(const sched::TriangleSchedule& s, int64_t slots, const Cost& cost,
+                                  bool persistent) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
   using Key = std::tuple<const void*, int64_t, int, int, int, bool, int64_t, bool>;
   static sched::OrderCache<Key, sched::DispatchOrder, 256> cache;
@@ -172,8 +172,8 @@ sched::DispatchOrder cached_order(const sched::TriangleSchedule& s, int64_t slot
 // sched::pair_order for schedule s on `clusters` clusters of two under cost, kept as
 // cached_order's (256 entries of ~8 KB).
 template <class Cost>
-sched::PairLayout cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters,
-                                    int max_lag, const Cost& cost) {
+sched::PairLayout cached_pair_order(const sched::TriangleSchedule& s, int64_t clusters, int max_lag,
+                                    const Cost& cost) {
   static_assert(std::is_function_v<Cost>, "the cache is keyed on the cost function's address");
   using Key = std::tuple<const void*, int64_t, int, int, int64_t, int>;
   static sched::OrderCache<Key, sched::PairLayout, 256> cache;

@@ -1254,8 +1254,8 @@ namespace {
 // it), beyond which its int64 and size_t sums could overflow.
 size_t planes_bytes(int64_t n, int64_t batch, int planes) {
   if (n <= 0 || batch <= 0) return 0;
-  if (static_cast<long double>(n) * static_cast<long double>(n) *
-          static_cast<long double>(batch) > 0x1p56L)
+  if (static_cast<long double>(n) * static_cast<long double>(n) * static_cast<long double>(batch) >
+      0x1p56L)
     return SIZE_MAX;
   return sm90_fp16x3::layout_of(n, batch, planes).bytes;
 }
