@@ -63,8 +63,16 @@ void check_dtype(at::ScalarType dtype, trimm::Fill fill) {
                  std::string(": expected float32, float64, float16 or bfloat16, got ") + str(dtype);
         });
 }
-void check_grad_shape(const at::Tensor& grad, const std::vector<int64_t>& shape,
-                      trimm::Fill fill) {
+// The backward operators' grad: a tensor of the output's shape and A's dtype (autograd always
+// gives that; a direct call with another dtype is refused, not converted).
+void check_grad(const at::Tensor& grad, const at::Tensor& A, const std::vector<int64_t>& shape,
+                trimm::Fill fill) {
+  check(grad.defined(),
+        [&] { return op_name(fill) + std::string(" backward: expected a tensor grad, got None"); });
+  check(grad.scalar_type() == A.scalar_type(), [&] {
+    return op_name(fill) + std::string(" backward: expected grad of A's dtype ") +
+           str(A.scalar_type()) + ", got " + str(grad.scalar_type());
+  });
   check(grad.sizes() == at::IntArrayRef(shape), [&] {
     return op_name(fill) + std::string(" backward: expected grad of shape ") +
            str(at::IntArrayRef(shape)) + ", got " + str(grad.sizes());
@@ -75,6 +83,10 @@ void check_grad_shape(const at::Tensor& grad, const std::vector<int64_t>& shape,
 // plus the square matrices trimm computes.
 std::vector<int64_t> output_shape(const at::Tensor& A, const at::Tensor& B, trimm::Fill fill) {
   const char* op = op_name(fill);
+  check(A.defined() && B.defined(), [&] {
+    return op + std::string(": expected tensors A and B, got None for ") +
+           (A.defined() ? "B" : "A");
+  });
   check(A.dim() >= 2 && B.dim() >= 2, [&] {
     return op + std::string(": expected A and B with at least 2 dimensions, got A of shape ") +
            str(A.sizes()) + " and B of shape " + str(B.sizes());
@@ -161,7 +173,7 @@ int64_t row_stride(const at::Tensor& t) { return t.size(2) > 1 ? t.stride(1) : i
 std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad, const at::Tensor& A,
                                                 const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
-  check_grad_shape(grad, shape, fill);
+  check_grad(grad, A, shape, fill);
   const int64_t n = shape.back();
   at::Tensor dA = at::empty(shape, A.options()), dB = at::empty(shape, B.options());
   if (dA.numel() == 0) return {dA, dB};
@@ -323,7 +335,7 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad, const a
     return op_name(fill) + std::string(" backward: expected grad on A's device, got ") +
            str(grad.device()) + " and " + str(A.device());
   });
-  check_grad_shape(grad, shape, fill);
+  check_grad(grad, A, shape, fill);
   const c10::cuda::CUDAGuard device(A.device());
   const at::ScalarType dtype = A.scalar_type();
   const int64_t n = shape.back();

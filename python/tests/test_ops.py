@@ -154,6 +154,22 @@ def test_backward_operator_checks_its_arguments():
         G, A = torch.rand(n + 1, n + 1, device=device), torch.rand(n, n, device=device)
         with pytest.raises(RuntimeError, match="backward: expected grad of shape"):
             torch.ops.trimm.triu_matmul_backward(G, A, A)
+        # A grad of another dtype is refused, not converted (autograd never passes one).
+        for g in (torch.ones(n, n, dtype=torch.long, device=device),
+                  torch.ones(n, n, dtype=torch.float64, device=device)):
+            with pytest.raises(RuntimeError, match="backward: expected grad of A's dtype"):
+                torch.ops.trimm.triu_matmul_backward(g, A, A)
+
+
+def test_none_is_refused_by_name():
+    """None where a tensor goes is named as None, not read as a tensor of shape [0]."""
+    A = torch.rand(3, 3)
+    with pytest.raises(RuntimeError, match="expected tensors A and B, got None for A"):
+        torch.ops.trimm.triu_matmul(None, A)
+    with pytest.raises(RuntimeError, match="expected tensors A and B, got None for B"):
+        torch.ops.trimm.tril_matmul(A, None)
+    with pytest.raises(RuntimeError, match="backward: expected a tensor grad, got None"):
+        torch.ops.trimm.triu_matmul_backward(None, A, A)
 
 
 def test_opcheck_and_compile():

@@ -34,6 +34,9 @@ _DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 def _check(name, A, B):
     """The operators' argument checks and output shape, as their C++ kernels make them, for the
     fake implementations (torch.compile, meta tensors)."""
+    torch._check(A is not None and B is not None,
+                 lambda: f"{name}: expected tensors A and B, got None for "
+                         f"{'B' if A is not None else 'A'}")
     torch._check(A.dim() >= 2 and B.dim() >= 2,
                  lambda: f"{name}: expected A and B with at least 2 dimensions, "
                          f"got A of shape {list(A.shape)} and B of shape {list(B.shape)}")
@@ -68,6 +71,10 @@ def _tril_fake(A, B):
 def _backward_fake(name):
     def fake(grad, A, B):
         shape = _check(name, A, B)
+        torch._check(grad is not None, lambda: f"{name} backward: expected a tensor grad, got None")
+        torch._check(grad.dtype == A.dtype,
+                     lambda: f"{name} backward: expected grad of A's dtype {A.dtype}, "
+                             f"got {grad.dtype}")
         torch._check(tuple(grad.shape) == tuple(shape),
                      lambda: f"{name} backward: expected grad of shape {list(shape)}, "
                              f"got {list(grad.shape)}")
