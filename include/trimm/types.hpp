@@ -45,13 +45,14 @@ enum class Precision { Auto, Ieee, Fp32, Tf32 };
 // Triangular: BLAS semantics (see Fill): the other strict triangle of A and B is never read.
 // Detect: C = triu(A·B) (or tril) of A and B exactly as they are, the dense product's semantics:
 //   noise in the other triangle counts, and NaN and Inf land where the dense product puts them
-//   (Inf·0 = NaN). float: the structured product runs first and checks, while it multiplies,
-//   what A and B hold outside their triangles and whether its output is finite (at small n on
-//   the GPU: every k summed at once, or the product's blocks read all of A and B beside it);
-//   16-bit data: a pass over A and B checks first (at small n, the product's blocks read them
-//   beside it; on small work on sm_90 every k is summed at once, nothing checked). Inputs that
-//   are not triangular (or not finite) then take a general path that computes only C's triangle
-//   over every k.
+//   (Inf·0 = NaN); where finite inputs overflow, ±Inf against NaN (Inf − Inf) follows the
+//   order of the sums and fused multiply-adds, as in any BLAS. float: the structured product
+//   runs first and checks, while it multiplies, what A and B hold outside their triangles and
+//   whether its output is finite (at small n on the GPU: every k summed at once, or the
+//   product's blocks read all of A and B beside it); 16-bit data: a pass over A and B checks
+//   first (at small n, the product's blocks read them beside it; on small work on sm_90 every k
+//   is summed at once, nothing checked). Inputs that are not triangular (or not finite) then
+//   take a general path that computes only C's triangle over every k.
 enum class Structure { Triangular, Detect };
 
 const char* to_string(Fill fill);

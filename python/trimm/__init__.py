@@ -2,7 +2,9 @@
 
 ``trimm.triu_matmul(A, B)`` equals ``torch.triu(torch.matmul(A, B))`` and ``trimm.tril_matmul``
 ``torch.tril(torch.matmul(A, B))``, for square matrices whose batch dimensions broadcast as
-``torch.matmul``'s do, on any input: noise in the other triangle, NaN and Inf included. They are
+``torch.matmul``'s do, on any input: noise in the other triangle, NaN and Inf included (but
+where finite inputs overflow, whether an element is ±Inf or NaN follows the order of the sums
+and the fused multiply-adds, which differ between BLAS libraries and kernels). They are
 ``torch.library`` operators (``torch.ops.trimm.*``) with fake implementations, so they trace
 under ``torch.compile``.
 
