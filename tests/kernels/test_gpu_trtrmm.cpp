@@ -308,6 +308,42 @@ TEST(GpuTrtrmmDispatch, AutoDispatchTakesMisalignedViews) {
     }
 }
 
+// A Detect call with no path (precision ieee past the small kernel: simt_fp32, without flags) is
+// refused by trtrmm before anything is written, and selected_kernel answers with the same error
+// (session 53: it used to name the kernel the call refuses).
+TEST(GpuTrtrmmDispatch, DetectRefusedAlikeByTrtrmmAndSelectedKernel) {
+  SKIP_WITHOUT_GPU();
+  constexpr int64_t n = 2048;
+  SKIP_ABOVE_MAX_N(n);
+  std::vector<float> C0(size_t(n * n));
+  test::poison(C0);
+  DeviceBuffer<float> dA(std::vector<float>(size_t(n * n), 1.f)), dB(dA.download()), dC(C0);
+  DeviceBuffer<uint32_t> flag(std::vector<uint32_t>{0u});
+  Options o;
+  o.precision = Precision::Ieee;
+  o.structure = Structure::Detect;
+  o.workspace = flag.get();
+  o.workspace_bytes = sizeof(uint32_t);
+  const std::string refusal = ": structure = detect runs up to n = 1216";
+  try {
+    trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+    ADD_FAILURE() << "trtrmm ran";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("trimm::trtrmm" + refusal, 0), 0u) << e.what();
+  }
+  EXPECT_TRUE(test::same_bits(C0, dC.download())) << "C written by a refused call";
+  try {
+    const char* name = selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, o);
+    ADD_FAILURE() << "selected_kernel named " << name;
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("trimm::selected_kernel" + refusal, 0), 0u) << e.what();
+  }
+  o.precision = Precision::Auto;  // the same call with flags to run on sm_90: named, not refused
+  if (test::device_cc() == 90)
+    EXPECT_STREQ(selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, o),
+                 "sm90_tf32x3");
+}
+
 // Unforced, a call that brings sm90_fp16x3's workspace runs it where dispatch takes it (one
 // problem, sm_90, n >= 3072; what the bench labels its rows with says so), exact on integers
 // and fp32-accurate on signed inputs; below 3072 the same call runs sm90_tf32x3.
