@@ -1,0 +1,34 @@
+# Prepared in session 53 (no device lent) for the next device session (~5-7 min, boxed).
+# carry ["build-carry/s53.tar.xz", "build-carry/s52v.tar.xz", ".deps/openblas"]
+# build-carry/s53.tar.xz: test_gpu, test_gpu_16bit and trimm of 5a9674f (COMMIT), built on the CPU
+# machine; s52v: the same three of 7c029a4 (session 52's code, for the bench's baseline).
+# Session 53 changed the GPU call path on the host and nothing on the device: the launch orders
+# come from an LRU (sched::OrderCache, copied out, none built where sched::packable is false),
+# sm90_16bit's pair layout is passed from a copy, dispatch::check_detect_runs refuses Detect before
+# anything is launched (and selected_kernel throws it), attach_workspace saturates. None of it has
+# run on a GPU.
+# 1. test_gpu whole in 16 gtest shards, every size (TRIMM_TEST_MAX_N=8320), with
+#    GpuTrtrmmDispatch.DetectRefusedAlikeByTrtrmmAndSelectedKernel (new) and
+#    GpuDetectPinned.BandedTriangularIntegersExact (never run at 382f970 or later).
+#    Predicted: every case passes; wall ~150-250 s (session 52: 84 s up to 4097 in 16 shards
+#    beside 8 others, 35 s for 5896-8200).
+# 2. The bench at 4096 (and 8192 for bf16) with both binaries, alternating, two rounds: the host
+#    changes should cost nothing. Predicted: s53 within ±1 % of s52v on every row (bf16 4096
+#    ~0.048, fp32 sm90_tf32x3 ~0.207; a copy of 2-8 KB on the host per call).
+export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1
+mkdir -p /tmp/v && for b in s53 s52v; do tar -xJf build-carry/$b.tar.xz -C /tmp/v; done
+L=$OUT/run.txt
+cat /tmp/v/s53/COMMIT /tmp/v/s52v/COMMIT >> $L
+BOX=360 TRIMM_TEST_MAX_N=8320 scripts/gpu_shards.sh /tmp/v/s53/test_gpu 16 >> $L 2>&1
+echo "test_gpu rc $?" >> $L
+for round in 1 2; do
+  for b in s53 s52v; do
+    echo "== $b, round $round" >> $L
+    timeout 60 /tmp/v/$b/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,8192 \
+      > $OUT/last.txt 2>&1
+    echo "rc $?" >> $L; grep -E "trimm sm|GemmEx|rror|FAIL" $OUT/last.txt >> $L
+    timeout 90 /tmp/v/$b/trimm bench --sizes 4096 --precision fp32 > $OUT/last.txt 2>&1
+    echo "rc $?" >> $L; grep -E "trimm |rror|FAIL" $OUT/last.txt >> $L
+  done
+done
+cat $L
