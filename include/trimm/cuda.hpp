@@ -43,7 +43,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // sm90_fp16x3, 256 + its planes (the flag word first, the planes 256 bytes in); 0 otherwise
 // (dispatch's own choices need none; given sm90_fp16x3's or sm90_fp16x1's bytes, dispatch uses
 // them where those kernels are faster: Options::workspace). Host only: no device is queried.
-// Throws InvalidArgument for an unknown options.kernel or a negative n or batch. The workspace
+// Throws InvalidArgument for an unknown options.kernel, a negative n or batch, n past
+// 2147483647 (as the calls), or a workspace of 2^62 bytes or more. The workspace
 // must not overlap A, B or C (the calls refuse it by name), and calls that may run at the same
 // time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});

@@ -331,11 +331,11 @@ at::Tensor tril_cuda(const at::Tensor& A, const at::Tensor& B) {
 std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad, const at::Tensor& A,
                                                  const at::Tensor& B, trimm::Fill fill) {
   const std::vector<int64_t> shape = output_shape(A, B, fill);
+  check_grad(grad, A, shape, fill);  // first: an undefined grad has no device to compare
   check(grad.device() == A.device(), [&] {
     return op_name(fill) + std::string(" backward: expected grad on A's device, got ") +
            str(grad.device()) + " and " + str(A.device());
   });
-  check_grad(grad, A, shape, fill);
   const c10::cuda::CUDAGuard device(A.device());
   const at::ScalarType dtype = A.scalar_type();
   const int64_t n = shape.back();

@@ -357,6 +357,17 @@ def test_cuda_batched_broadcast_views_dtypes(op, op_ref):
 
 
 @needs_cuda
+def test_cuda_none_and_other_dtype_grads_are_refused_by_name():
+    """The CUDA backward checks its grad before anything that reads it (its device)."""
+    A = torch.rand(3, 3, device="cuda")
+    with pytest.raises(RuntimeError, match="backward: expected a tensor grad, got None"):
+        torch.ops.trimm.triu_matmul_backward(None, A, A)
+    with pytest.raises(RuntimeError, match="backward: expected grad of A's dtype"):
+        torch.ops.trimm.tril_matmul_backward(torch.ones(3, 3, device="cuda", dtype=torch.float64),
+                                             A, A)
+
+
+@needs_cuda
 def test_cuda_compile_and_graph_capture():
     A, B = torch.rand(256, 256, device="cuda"), torch.rand(256, 256, device="cuda")
     f = torch.compile(trimm.triu_matmul, fullgraph=True)

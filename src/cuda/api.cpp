@@ -89,7 +89,7 @@ bool workspace_aligned(const Options& o) {
 void attach_workspace(const char* api, const dispatch::KernelEntry& g, const Options& o,
                       size_t offset, kernels::Problem& p) {
   if (g.workspace == nullptr) return;
-  const size_t data = g.workspace(p.n, p.batch);  // SIZE_MAX: more than size_t counts
+  const size_t data = g.workspace(p.n, p.batch);  // SIZE_MAX: past 2^62 bytes
   const size_t need = data > SIZE_MAX - offset ? SIZE_MAX : offset + data;
   const bool misaligned = !workspace_aligned(o);
   if (o.workspace == nullptr || o.workspace_bytes < need || misaligned)
@@ -133,11 +133,7 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   uint32_t* flag = nullptr;
   if (detect) {
     flag = detect_flags(api, options);
-    if (!options.kernel.empty() && !dispatch::has_detect_path(options.kernel))
-      throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
-                            "' with structure = detect, expected '' or one of " +
-                            dispatch::detect_kernel_names() +
-                            " (the kernels with a general-input path so far)");
+    dispatch::check_detect_kernel_name(api, options.kernel);
   }
   if (n == 0 || batch == 0) return;  // as in BLAS: nothing to do touches no device
   const kernels::DeviceInfo& dev = current_device();
@@ -427,7 +423,7 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
   if (data == SIZE_MAX)
     throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) + " and batch = " +
                           std::to_string(batch) + ", expected a workspace for kernel = '" +
-                          options.kernel + "' that size_t can count");
+                          options.kernel + "' below 2^62 bytes");
   if (options.structure != Structure::Detect) return data;
   return data == 0 ? sizeof(uint32_t) : kDetectDataOffset + data;
 }
@@ -444,9 +440,10 @@ const char* selected_kernel(Fill fill, int64_t n, const float* A, int64_t lda, c
   dispatch::check_kernel_name("trimm::selected_kernel", options.kernel, /*b16=*/false);
   // Only the addresses matter here: C is never written through this Problem.
   const kernels::Problem p{fill, n, A, lda, 0, B, ldb, 0, const_cast<float*>(C), ldc, 0, 1};
+  const bool detect = options.structure == Structure::Detect;
+  if (detect) dispatch::check_detect_kernel_name("trimm::selected_kernel", options.kernel);
   const dispatch::Choice c = choose(current_device(), p, options, /*query=*/true);
-  if (options.structure == Structure::Detect)
-    dispatch::check_detect_runs("trimm::selected_kernel", c);  // as trtrmm would refuse it
+  if (detect) dispatch::check_detect_runs("trimm::selected_kernel", c);  // as trtrmm refuses
   return c.kernel->name;
 }
 

@@ -328,6 +328,13 @@ void check_kernel_name(const char* api, const std::string& forced, bool b16) {
                              : unknown_kernel(kTable, forced, "")));
 }
 
+void check_detect_kernel_name(const char* api, const std::string& forced) {
+  if (forced.empty() || has_detect_path(forced)) return;
+  throw InvalidArgument(std::string(api) + ": kernel = '" + forced +
+                        "' with structure = detect, expected '' or one of " +
+                        detect_kernel_names() + " (the kernels with a general-input path so far)");
+}
+
 void check_detect_runs(const char* api, const Choice& c) {
   if (c.exact || c.scan || c.kernel->flags) return;
   throw InvalidArgument(std::string(api) +

@@ -81,6 +81,9 @@ void check_detect_runs(const char* api, const Choice& c);
 // Whether the entry named `name` has a Structure::Detect path (flags or exact), and the names of
 // those that do, for the error that refuses the others.
 bool has_detect_path(const std::string& name);
+// Throws InvalidArgument (`api`: kernel = '...' with structure = detect, expected '' or one of
+// ...) where `forced` names a kernel without a Detect path; trtrmm and selected_kernel alike.
+void check_detect_kernel_name(const char* api, const std::string& forced);
 // The entry named `name`, or nullptr.
 const KernelEntry* find(const std::string& name);
 std::string detect_kernel_names();

@@ -99,7 +99,22 @@ TEST(Dispatch, DetectTakesTheExactPathTheScanOrTheKernelWithFlags) {
   EXPECT_EQ(pick(90, 64, "simt_small_fp32", true, Precision::Ieee), "simt_small_fp32 scan");
   EXPECT_EQ(pick(90, 256, "sm90_tf32x3"), "sm90_tf32x3");
   EXPECT_EQ(pick(90, 64, "naive_fp32", true, Precision::Ieee), "naive_fp32 exact");
-  // Forced kernels without either path are refused by the caller.
+  // Forced kernels without either path are refused (check_detect_kernel_name: trtrmm and
+  // selected_kernel alike).
+  EXPECT_NO_THROW(check_detect_kernel_name("api", ""));
+  EXPECT_NO_THROW(check_detect_kernel_name("api", "sm90_tf32x3"));
+  try {
+    check_detect_kernel_name("api", "sm90_fp16x1");
+    ADD_FAILURE() << "sm90_fp16x1 forced under Detect was not refused";
+  } catch (const InvalidArgument& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("api: kernel = 'sm90_fp16x1' with structure = detect, expected '' or "
+                         "one of 'simt_small_fp32'",
+                         0),
+              0u)
+        << what;
+    EXPECT_NE(what.find("'sm90_tf32x3'"), std::string::npos) << what;
+  }
   EXPECT_TRUE(has_detect_path("sm90_tf32x3"));
   EXPECT_TRUE(has_detect_path("sm90_fp16x3"));
   EXPECT_TRUE(has_detect_path("simt_small_fp32"));
@@ -276,9 +291,11 @@ TEST(Dispatch, WorkspaceBytes) {
         {int64_t(INT32_MAX) + 1, 1, "n = 2147483648, expected n <= 2147483647"},
         {INT32_MAX, 1,
          "n = 2147483647 and batch = 1, expected a workspace for kernel = "
-         "'sm90_fp16x1' that size_t can count"},
+         "'sm90_fp16x1' below 2^62 bytes"},
         {1518500250, 1, "n = 1518500250 and batch = 1"},
-        {65536, int64_t(1) << 30, "n = 65536 and batch = 1073741824"}}) {
+        {65536, int64_t(1) << 30, "n = 65536 and batch = 1073741824"},
+        // A small n with a huge batch: each problem's lists (1 KB at least) wrapped the sum.
+        {1, 14146276130145362, "n = 1 and batch = 14146276130145362"}}) {
     try {
       trtrmm_workspace_bytes(n, batch, o);
       ADD_FAILURE() << "no error for " << name;

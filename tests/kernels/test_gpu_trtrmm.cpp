@@ -338,7 +338,33 @@ TEST(GpuTrtrmmDispatch, DetectRefusedAlikeByTrtrmmAndSelectedKernel) {
   } catch (const InvalidArgument& e) {
     EXPECT_EQ(std::string(e.what()).rfind("trimm::selected_kernel" + refusal, 0), 0u) << e.what();
   }
-  o.precision = Precision::Auto;  // the same call with flags to run on sm_90: named, not refused
+  // A forced kernel without a Detect path: the same refusal from both.
+  o.precision = Precision::Auto;
+  o.kernel = "simt_fp32";
+  const std::string forced = ": kernel = 'simt_fp32' with structure = detect";
+  EXPECT_THROW(
+      {
+        try {
+          trtrmm(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, o);
+        } catch (const InvalidArgument& e) {
+          EXPECT_EQ(std::string(e.what()).rfind("trimm::trtrmm" + forced, 0), 0u) << e.what();
+          throw;
+        }
+      },
+      InvalidArgument);
+  EXPECT_THROW(
+      {
+        try {
+          selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, o);
+        } catch (const InvalidArgument& e) {
+          EXPECT_EQ(std::string(e.what()).rfind("trimm::selected_kernel" + forced, 0), 0u)
+              << e.what();
+          throw;
+        }
+      },
+      InvalidArgument);
+  EXPECT_TRUE(test::same_bits(C0, dC.download())) << "C written by a refused call";
+  o.kernel.clear();  // the same call with flags to run on sm_90: named, not refused
   if (test::device_cc() == 90)
     EXPECT_STREQ(selected_kernel(Fill::Upper, n, dA.get(), n, dB.get(), n, dC.get(), n, o),
                  "sm90_tf32x3");

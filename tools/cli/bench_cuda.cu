@@ -463,15 +463,23 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
         o.workspace = work.p;
         o.workspace_bytes = work_bytes;
       }
-      std::string method =
-          std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
+      // Detect refuses what has no general-input path here (past the small kernel off sm_90, or
+      // operands TMA cannot take): selected_kernel says so as trtrmm would; said, not timed.
+      std::string method;
+      try {
+        method =
+            std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
+      } catch (const InvalidArgument& e) {
+        if (st != Structure::Detect) throw;
+        std::fprintf(stderr, "trimm bench: %s (detect), n = %lld, not timed: %s\n", to_string(p),
+                     static_cast<long long>(n), e.what());
+        continue;
+      }
       if (st == Structure::Detect) method += " (detect)";
       Row row{"cuda", method, to_string(p), n};
       BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(float)));  // poison: NaN everywhere
       if (st == Structure::Detect) {
-        // Detect refuses what has no general-input path here (tf32 past the small kernel off
-        // sm_90): said, not timed.
-        try {
+        try {  // whatever else the call refuses: said, not timed
           trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o);
         } catch (const InvalidArgument& e) {
           std::fprintf(stderr, "trimm bench: %s, n = %lld, not timed: %s\n", method.c_str(),

@@ -1250,13 +1250,15 @@ void launch(const Problem& p, const DeviceInfo& dev, cudaStream_t stream) {
 }  // namespace sm90_fp16x3
 
 namespace {
-// layout_of's bytes, or SIZE_MAX past 2^56 elements a problem set (~2^59 bytes: no device holds
-// it), beyond which its int64 and size_t sums could overflow.
+// layout_of's bytes, or SIZE_MAX where a bound of them (its roundings included: a problem's
+// planes, vectors and lists, 1 KB of lists at least) passes 2^62, before its int64 and size_t
+// sums could overflow (no device holds that much).
 size_t planes_bytes(int64_t n, int64_t batch, int planes) {
   if (n <= 0 || batch <= 0) return 0;
-  if (static_cast<long double>(n) * static_cast<long double>(n) * static_cast<long double>(batch) >
-      0x1p56L)
-    return SIZE_MAX;
+  const long double x = static_cast<long double>(n);
+  const long double per_problem =
+      4.0L * planes * x * (x + 8) + 16.0L * x + 32.0L * std::max(32.0L, x / 4) + 264.0L;
+  if (per_problem * static_cast<long double>(batch) + 288.0L > 0x1p62L) return SIZE_MAX;
   return sm90_fp16x3::layout_of(n, batch, planes).bytes;
 }
 }  // namespace
