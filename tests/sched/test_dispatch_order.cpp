@@ -91,21 +91,30 @@ TEST(DispatchOrder, KeepsLongestFirstWhereItCannotHelp) {
   EXPECT_EQ(balanced_order(over, 132, band_cost).count, 0);
 }
 
-// packable says exactly where launch_order has anything to build: elsewhere the launch takes the
-// schedule's own order without building (or caching) one.
-TEST(DispatchOrder, PackableIsWhereLaunchOrderBuilds) {
+// Where packable is false, launch_order is the schedule's own order (what problem_order then
+// takes without building or caching one); where it is true, orders are built (most shapes).
+TEST(DispatchOrder, LaunchOrderBuildsOnlyWherePackable) {
+  int built = 0, packable_shapes = 0;
   for (int64_t n = 1; n <= 64 * 128; n += 61)
     for (const int64_t slots : {1, 66, 132, 264})
       for (const bool dense : {false, true})
         for (const bool persistent : {false, true}) {
           const TriangleSchedule s = make_schedule(n, 128, 32, slots, dense);
           const DispatchOrder d = launch_order(s, slots, band_cost, persistent);
-          EXPECT_EQ(packable(s, slots), !packable_weights(s, slots, band_cost).empty())
+          const bool own_order = d.count == 0 && d.blocks == 0 && d.band == 0;
+          // Its rule: units of different weights, more than the slots, few enough for the table.
+          EXPECT_EQ(packable(s, slots), !dense && s.num_units() > slots &&
+                                            s.num_units() <= DispatchOrder::kMaxUnits)
               << "n " << n << " slots " << slots;
-          if (!packable(s, slots))
-            EXPECT_TRUE(d.count == 0 && d.blocks == 0 && d.band == 0)
-                << "n " << n << " slots " << slots << " dense " << dense;
+          if (!packable(s, slots)) {
+            EXPECT_TRUE(own_order) << "n " << n << " slots " << slots << " dense " << dense;
+          } else {
+            ++packable_shapes;
+            built += !own_order;
+          }
         }
+  EXPECT_GT(packable_shapes, 100);
+  EXPECT_GT(built, packable_shapes / 2) << "packable shapes that built an order";
 }
 
 // A persistent layout: block b's list is entries b, b + blocks, ... up to its first hole; every
