@@ -103,8 +103,8 @@ TEST(DispatchOrder, LaunchOrderBuildsOnlyWherePackable) {
           const DispatchOrder d = launch_order(s, slots, band_cost, persistent);
           const bool own_order = d.count == 0 && d.blocks == 0 && d.band == 0;
           // Its rule: units of different weights, more than the slots, few enough for the table.
-          EXPECT_EQ(packable(s, slots), !dense && s.num_units() > slots &&
-                                            s.num_units() <= DispatchOrder::kMaxUnits)
+          EXPECT_EQ(packable(s, slots),
+                    !dense && s.num_units() > slots && s.num_units() <= DispatchOrder::kMaxUnits)
               << "n " << n << " slots " << slots;
           if (!packable(s, slots)) {
             EXPECT_TRUE(own_order) << "n " << n << " slots " << slots << " dense " << dense;

@@ -467,8 +467,7 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
       // operands TMA cannot take): selected_kernel says so as trtrmm would; said, not timed.
       std::string method;
       try {
-        method =
-            std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
+        method = std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
       } catch (const InvalidArgument& e) {
         if (st != Structure::Detect) throw;
         std::fprintf(stderr, "trimm bench: %s (detect), n = %lld, not timed: %s\n", to_string(p),
