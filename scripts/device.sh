@@ -8,6 +8,7 @@
 #   shards: both GPU test binaries whole, in gtest shards at once (scripts/gpu_shards.sh;
 #           SHARDS, default nproc; BOX per shard, default 300 s): the quick whole-suite check
 #   kernelbench: scripts/kernelbench_eval.py on kernelbench/level1_14_trimm.py
+#                (KB_ARGS="--other-n 1000,4097": its arguments)
 #   diag: scripts/diag_extension_exceptions.py (does any extension's C++ exception reach Python?)
 #   probe: bench/probes' programs (PROBE_PREPASS_SIZES="4096 8192": probe_prepass_rate's n)
 #   BENCH_ARGS="--sizes 2048,4096,8192"    (passed to `trimm bench`)
@@ -130,7 +131,8 @@ if has kernelbench; then
   note "kernelbench_eval"
   # A fresh extension directory: a build killed mid-way (a call's time limit) leaves torch's lock
   # file behind, and the next load_inline would wait on it for ever (session 7).
-  TORCH_EXTENSIONS_DIR=$(mktemp -d) python3 "$root/scripts/kernelbench_eval.py" 2>&1 |
+  # shellcheck disable=SC2086
+  TORCH_EXTENSIONS_DIR=$(mktemp -d) python3 "$root/scripts/kernelbench_eval.py" ${KB_ARGS:-} 2>&1 |
     grep -v "^W1" | tail -12 | log || status=1
 fi
 if has python; then

@@ -146,7 +146,8 @@ torch::Tensor triu_matmul(torch::Tensor A, torch::Tensor B) {{
   }}
   trimm::trtrmm(trimm::Fill::Upper, n, A.data_ptr<float>(), ld, B.data_ptr<float>(), ld,
                 C.data_ptr<float>(), ld, reinterpret_cast<trimm::Stream>(stream), plan.options);
-  return ld == n ? C : C.narrow(1, 0, n);
+  // A fresh contiguous tensor, as torch.triu(A @ B) gives (a copy where the rows were padded).
+  return ld == n ? C : C.narrow(1, 0, n).contiguous();
 }}
 """
 

@@ -9,6 +9,11 @@ flushed (a write over twice its size) before each; the mean. Prints both and the
 The file is exec'd from a string, as KernelBench does (it has no __file__).
 
     scripts/kernelbench_eval.py [FILE] [--trials 100] [--atol 1e-4 --rtol 1e-4]
+                                [--other-n 1000,4097]
+
+--other-n: before the protocol, ModelNew at these n on triangular torch.rand inputs against
+Model's output (allclose, and as torch gives it: contiguous, same dtype and shape); fails where
+one does not hold.
 """
 import argparse
 import os
@@ -45,6 +50,7 @@ def main():
     ap.add_argument("--trials", type=int, default=100)
     ap.add_argument("--atol", type=float, default=1e-4)
     ap.add_argument("--rtol", type=float, default=1e-4)
+    ap.add_argument("--other-n", default="", help="comma-separated n checked before the protocol")
     args = ap.parse_args()
     if not torch.cuda.is_available():
         print("kernelbench_eval: no CUDA device; nothing to evaluate")
@@ -55,6 +61,20 @@ def main():
     Model, ModelNew, get_inputs, get_init_inputs = (ns[k] for k in
                                                     ("Model", "ModelNew", "get_inputs", "get_init_inputs"))
     dev = torch.device("cuda")
+
+    for n in [int(x) for x in args.other_n.split(",") if x]:
+        torch.manual_seed(n)
+        A = torch.triu(torch.rand(n, n, device=dev))
+        B = torch.triu(torch.rand(n, n, device=dev))
+        with torch.no_grad():
+            ref, out = Model(*get_init_inputs()).to(dev)(A, B), ModelNew(*get_init_inputs()).to(dev)(A, B)
+        torch.cuda.synchronize()
+        ok = (out.shape == ref.shape and out.dtype == ref.dtype and out.is_contiguous()
+              and torch.allclose(out, ref, atol=args.atol, rtol=args.rtol))
+        print(f"n = {n}: {'pass' if ok else 'FAIL'} (contiguous {out.is_contiguous()}, "
+              f"max |diff| {(out - ref).abs().max().item() if out.shape == ref.shape else float('nan'):.3g})")
+        if not ok:
+            return 1
 
     torch.manual_seed(42)
     seeds = [int(torch.randint(0, 2**32 - 1, (1,)).item()) for _ in range(args.correct_trials)]
