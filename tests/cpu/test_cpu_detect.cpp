@@ -178,5 +178,59 @@ TEST(CpuFindStructure, ReportsRowAndColumnExtentsAndNonFinite) {
   EXPECT_TRUE(cpu::find_structure(3, U.data(), 4, U.data(), 4).triangular(Fill::Upper));
 }
 
+// One value just outside the triangle (the first off-diagonal of the other side), in A or in B:
+// not triangular, so Detect takes the general path and C is the dense product's triangle. The
+// random noisy inputs fill the whole other triangle and never test that boundary alone.
+TEST(CpuDetectModes, OneValueJustOffTheDiagonal) {
+  constexpr int64_t n = 6;
+  for (const Fill fill : {Fill::Upper, Fill::Lower})
+    for (const bool in_a : {true, false}) {
+      SCOPED_TRACE(std::string(to_string(fill)) + (in_a ? ", in A" : ", in B"));
+      std::vector<float> A(n * n, 0.f), B(n * n, 0.f);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          if (in_triangle(fill, i, j)) {
+            A[size_t(i * n + j)] = float(1 + (i + 2 * j) % 3);
+            B[size_t(i * n + j)] = float(1 + (2 * i + j) % 3);
+          }
+      // (3, 2) below the diagonal for Upper, (2, 3) above it for Lower.
+      const int64_t at = fill == Fill::Upper ? 3 * n + 2 : 2 * n + 3;
+      (in_a ? A : B)[size_t(at)] = 5.f;
+      EXPECT_FALSE(cpu::find_structure(n, A.data(), n, B.data(), n).triangular(fill));
+      std::vector<float> C(n * n);
+      test::poison(C);
+      Options o;
+      o.structure = Structure::Detect;
+      cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n, o);
+      std::vector<double> ref(n * n);
+      cpu::reference_dense(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+      EXPECT_TRUE(matches_dense(fill, n, C.data(), n, ref, /*exact=*/true));
+    }
+}
+
+// A's nonzeros only in columns k < 4 and B's only in rows k >= 4: the supports touch without
+// overlapping, so every product is zero, and C (poisoned first) must be written with zeros.
+TEST(CpuDetectModes, TouchingSupportsGiveZero) {
+  constexpr int64_t n = 8;
+  for (const Fill fill : {Fill::Upper, Fill::Lower}) {
+    SCOPED_TRACE(to_string(fill));
+    std::vector<float> A(n * n, 0.f), B(n * n, 0.f);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < n; ++k) {
+        if (k < 4) A[size_t(i * n + k)] = float(1 + (i + k) % 3);
+        if (k >= 4) B[size_t(k * n + i)] = float(1 + (i * k) % 3);
+      }
+    std::vector<float> C(n * n);
+    test::poison(C);
+    Options o;
+    o.structure = Structure::Detect;
+    cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n, o);
+    std::vector<double> ref(n * n);
+    cpu::reference_dense(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+    for (double r : ref) ASSERT_EQ(r, 0.0);
+    EXPECT_TRUE(matches_dense(fill, n, C.data(), n, ref, /*exact=*/true));
+  }
+}
+
 }  // namespace
 }  // namespace trimm

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "config/tile_config.hpp"
 #include "sched/rank_share.hpp"
 
 namespace trimm::sched {
@@ -64,6 +65,24 @@ TEST(SplitRanks, TheMeasuredLaunches) {
   EXPECT_EQ(ranks(32, 1), 1);     // one stage
   EXPECT_EQ(ranks(300, 3), 4);    // 18 units of 10 stages
   EXPECT_EQ(ranks(33, 1000), 1);  // a batch fills the machine
+}
+
+// sm90_16bit's configured split (config::kSm90Bf16Split, up to kSm90Bf16SplitRanks) on 132 SMs:
+// n -> (units, stages of 64 k in the corner band) -> ranks, as tile_config.hpp documents them
+// (3 ranks at n = 897-1024, 4 below, 2 past).
+TEST(SplitRanks, TheConfiguredSm90Bf16Split) {
+  auto any = [](int) { return true; };
+  auto ranks = [&](int64_t n) {
+    const int64_t t = (n + 127) / 128;
+    return split_ranks(t * (t + 1) / 2, 132, (n + 63) / 64, config::kSm90Bf16Split,
+                       config::kSm90Bf16SplitRanks, any);
+  };
+  EXPECT_EQ(ranks(256), 2);   // 3 units, 4 stages: 2 a rank
+  EXPECT_EQ(ranks(512), 4);   // 10 units, 8 stages
+  EXPECT_EQ(ranks(896), 4);   // 28 units, 14 stages
+  EXPECT_EQ(ranks(897), 3);   // 36 units
+  EXPECT_EQ(ranks(1024), 3);  // 36 units, 16 stages
+  EXPECT_EQ(ranks(1025), 2);  // 45 units
 }
 
 // One wave: 1023's 36 units take 2 ranks (72 blocks), 767's 21 take 4 (84).
