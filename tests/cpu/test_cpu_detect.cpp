@@ -178,6 +178,20 @@ TEST(CpuFindStructure, ReportsRowAndColumnExtentsAndNonFinite) {
   EXPECT_TRUE(cpu::find_structure(3, U.data(), 4, U.data(), 4).triangular(Fill::Upper));
 }
 
+// Detect on n×n integer-valued A and B (ld = n) into a poisoned C, against the dense fp64
+// product's triangle, exactly.
+::testing::AssertionResult detect_matches_dense(Fill fill, int64_t n, const std::vector<float>& A,
+                                                const std::vector<float>& B) {
+  std::vector<float> C(size_t(n * n));
+  test::poison(C);
+  Options o;
+  o.structure = Structure::Detect;
+  cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n, o);
+  std::vector<double> ref(size_t(n * n));
+  cpu::reference_dense(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+  return matches_dense(fill, n, C.data(), n, ref, /*exact=*/true);
+}
+
 // One value just outside the triangle (the first off-diagonal of the other side), in A or in B:
 // not triangular, so Detect takes the general path and C is the dense product's triangle. The
 // random noisy inputs fill the whole other triangle and never test that boundary alone.
@@ -197,14 +211,7 @@ TEST(CpuDetectModes, OneValueJustOffTheDiagonal) {
       const int64_t at = fill == Fill::Upper ? 3 * n + 2 : 2 * n + 3;
       (in_a ? A : B)[size_t(at)] = 5.f;
       EXPECT_FALSE(cpu::find_structure(n, A.data(), n, B.data(), n).triangular(fill));
-      std::vector<float> C(n * n);
-      test::poison(C);
-      Options o;
-      o.structure = Structure::Detect;
-      cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n, o);
-      std::vector<double> ref(n * n);
-      cpu::reference_dense(fill, n, A.data(), n, B.data(), n, ref.data(), n);
-      EXPECT_TRUE(matches_dense(fill, n, C.data(), n, ref, /*exact=*/true));
+      EXPECT_TRUE(detect_matches_dense(fill, n, A, B));
     }
 }
 
@@ -220,15 +227,10 @@ TEST(CpuDetectModes, TouchingSupportsGiveZero) {
         if (k < 4) A[size_t(i * n + k)] = float(1 + (i + k) % 3);
         if (k >= 4) B[size_t(k * n + i)] = float(1 + (i * k) % 3);
       }
-    std::vector<float> C(n * n);
-    test::poison(C);
-    Options o;
-    o.structure = Structure::Detect;
-    cpu::trtrmm(fill, n, A.data(), n, B.data(), n, C.data(), n, o);
     std::vector<double> ref(n * n);
     cpu::reference_dense(fill, n, A.data(), n, B.data(), n, ref.data(), n);
     for (double r : ref) ASSERT_EQ(r, 0.0);
-    EXPECT_TRUE(matches_dense(fill, n, C.data(), n, ref, /*exact=*/true));
+    EXPECT_TRUE(detect_matches_dense(fill, n, A, B));
   }
 }
 
