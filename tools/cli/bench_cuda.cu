@@ -464,7 +464,8 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
         o.workspace_bytes = work_bytes;
       }
       // Detect refuses what has no general-input path here (past the small kernel off sm_90, or
-      // operands TMA cannot take): selected_kernel says so as trtrmm would; said, not timed.
+      // operands TMA cannot take): selected_kernel refuses exactly what trtrmm would (the same
+      // checks, dispatch::check_detect_*); said, not timed.
       std::string method;
       try {
         method = std::string("trimm ") + selected_kernel(Fill::Upper, n, A.p, n, B.p, n, C.p, n, o);
@@ -477,15 +478,6 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
       if (st == Structure::Detect) method += " (detect)";
       Row row{"cuda", method, to_string(p), n};
       BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(float)));  // poison: NaN everywhere
-      if (st == Structure::Detect) {
-        try {  // whatever else the call refuses: said, not timed
-          trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o);
-        } catch (const InvalidArgument& e) {
-          std::fprintf(stderr, "trimm bench: %s, n = %lld, not timed: %s\n", method.c_str(),
-                       static_cast<long long>(n), e.what());
-          continue;
-        }
-      }
       row.ms = H.time([&] { trtrmm(Fill::Upper, n, A.p, n, B.p, n, C.p, n, nullptr, o); });
       finish(row, C.p);
     }
