@@ -1,6 +1,6 @@
 # Prepared in session 53 (no device lent) for the next device session (~5-7 min, boxed).
 # carry ["build-carry/s53.tar.xz", "build-carry/s52v.tar.xz", ".deps/openblas"]
-# build-carry/s53.tar.xz: test_gpu, test_gpu_16bit and trimm of a9d36c0 (COMMIT), built on the CPU
+# build-carry/s53.tar.xz: test_gpu, test_gpu_16bit and trimm of 3dab940 (COMMIT), built on the CPU
 # machine; s52v: the same three of 7c029a4 (session 52's code, for the bench's baseline).
 # Session 53 changed the GPU call path on the host and nothing on the device: the launch orders
 # come from an LRU (sched::OrderCache, copied out, none built where sched::packable is false),
@@ -32,7 +32,7 @@ for round in 1 2; do
   done
 done
 # 3. The CLI under Detect at an n TMA cannot take (2047: dispatch takes sm80_tf32x3, refused
-#    under Detect): since a9d36c0 the row is said "not timed" and the bench goes on (at 5a9674f it
+#    under Detect): since bb95f11 the row is said "not timed" and the bench goes on (at 5a9674f it
 #    exited). Predicted: rc 0, one "not timed" line, the triangular rows timed.
 timeout 60 /tmp/v/s53/trimm bench --sizes 2047 --precision fp32 --structure both \
   > $OUT/last.txt 2>&1
