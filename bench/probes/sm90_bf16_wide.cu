@@ -35,9 +35,15 @@
 // the model's choice, each also with its loads alone (session 46's reading: the model's choice,
 // 58 stages at 4096, leaves the busiest block 22 % over the mean in bytes).
 //
-// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--split T,...] [n ...]   (default 2048 3072
-// 4096 6144 8192; --paths: also each path alone, timing only: no loads, no wgmma; --ring: the
-// loads alone with 2 to all of the ring's slots)
+// Session 54: M=192 runs 192×128 units on three consumer warpgroups (4 slots of 40 KB, 160
+// registers a consumer): 0.83× the bytes a flop of 128×128, and its longest unit (64 stages of
+// 768 tensor cycles) no longer than a block's mean work at 4096, where 128×256's (64 of 1024) is
+// what held that width back (session 43). Row blocks start on multiples of 192, so the last one
+// reaches past n (TMA fills those rows of A with zeros and clips them from C's stores).
+//
+// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--tall] [--split T,...] [n ...]   (default 2048
+// 3072 4096 6144 8192; --paths: also each path alone, timing only: no loads, no wgmma; --ring:
+// the loads alone with 2 to all of the ring's slots; --tall: W=128 and M=192 only)
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -60,31 +66,41 @@
 
 namespace {
 
-constexpr int kStep = 64;    // k a stage: one 128-byte swizzled row of 16-bit elements
-constexpr int kBoxN = 64;    // columns of a TMA box of B and C
-constexpr int kTileM = 128;  // rows of a unit: two consumer warpgroups of 64
-// Two consumer warpgroups and a third whose first thread produces: 168 registers a thread at
-// launch, then setmaxnreg moves them to the consumers (128 accumulators need more than 168).
-constexpr int kConsumerThreads = 256, kThreads = kConsumerThreads + 128;
-constexpr int kLaunchRegs = 168, kProducerRegs = 24, kConsumerRegs = 240;
-static_assert(kLaunchRegs * kThreads <= 65536 &&
-                  kProducerRegs + 2 * kConsumerRegs <= 3 * kLaunchRegs,
-              "one block per SM; setmaxnreg hands on only what the producer's "
-              "warpgroup gives up");
+constexpr int kStep = 64;  // k a stage: one 128-byte swizzled row of 16-bit elements
+constexpr int kBoxN = 64;  // columns of a TMA box of B and C
+
+// M rows of a unit: M / 64 consumer warpgroups, then a warpgroup whose first thread produces.
+// Registers a thread at launch fill the SM; setmaxnreg then moves them to the consumers (M = 128:
+// 128 accumulators need more than 168; M = 192: 64 of them in 160).
+template <int M>
+struct Warps {
+  static_assert(M == 128 || M == 192, "two or three consumer warpgroups of 64 rows");
+  static constexpr int kConsumers = M / 64, kConsumerThreads = 128 * kConsumers;
+  static constexpr int kThreads = kConsumerThreads + 128;
+  static constexpr int kLaunchRegs = M == 128 ? 168 : 128, kProducerRegs = 24;
+  static constexpr int kConsumerRegs = M == 128 ? 240 : 160;
+  static_assert(kLaunchRegs * kThreads <= 65536 &&
+                    kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
+                "one block per SM; setmaxnreg hands on only what the producer's warpgroup "
+                "gives up");
+};
 constexpr int kBoxBytes = kBoxN * kStep * 2;  // one box of B: k 64 × n 64
 constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows × 128 columns
-[[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2,
-                                    kStoreBarrier = 4;  // (2, 3), (4, 5)
-constexpr uint32_t kSplitBarrier = 6;                   // split plans: the consumers
+// Named barriers: the consumers' masks (1), a warpgroup's masks (2 + wg) and stores (5 + wg), the
+// split plans' consumers (8).
+[[maybe_unused]] constexpr uint32_t kMaskBarrier = 1, kMaskWgBarrier = 2, kStoreBarrier = 5,
+                                    kSplitBarrier = 8;
 
-template <int W>
+template <int M, int W>
 struct Shape {
   static_assert(W == 128 || W == 256, "m64n128k16 or m64n256k16");
+  static_assert(M == 128 || W == 128, "192-row units are 128 wide");
   static constexpr int kBoxes = W / kBoxN;
-  static constexpr int kABytes = kTileM * kStep * 2;
+  static constexpr int kABytes = M * kStep * 2;
   static constexpr int kStageBytes = kABytes + kBoxes * kBoxBytes;
-  static constexpr int kSlots = W == 128 ? 6 : 4;
-  static constexpr int kSmem = kSlots * kStageBytes + 2 * kOutBytes + 2 * kSlots * 8 + 1024;
+  static constexpr int kSlots = M == 128 && W == 128 ? 6 : 4;
+  static constexpr int kOutTotal = Warps<M>::kConsumers * kOutBytes;
+  static constexpr int kSmem = kSlots * kStageBytes + kOutTotal + 2 * kSlots * 8 + 1024;
   static_assert(kStageBytes % 1024 == 0, "slots stay 1024-byte aligned, as descriptors need");
   static_assert(kSmem <= 227 * 1024, "one block per SM, its shared memory at most 227 KB");
 };
@@ -140,12 +156,12 @@ __device__ __forceinline__ void wgmma(float (&d)[W / 2], uint64_t da, uint64_t d
 }
 
 // A warpgroup's 64 rows of the unit to C, 128 columns a round through its staging buffer.
-template <int W>
+template <int M, int W>
 __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const Unit& un, int wg,
                            const float (&acc)[W / 2]) {
   const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
   uint16_t* ob = reinterpret_cast<uint16_t*>(out + wg * kOutBytes);  // [2 boxes][64][64]
-  const bool diag = un.c0 < un.r0 + kTileM;
+  const bool diag = un.c0 < un.r0 + M;
 #pragma unroll
   for (int hf = 0; hf < W / 128; ++hf) {
     if (wtid == 0)
@@ -181,22 +197,22 @@ __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const U
   }
 }
 
-// The ring (both widths: 192 KB), the staging behind it, then the barriers.
-template <int W>
+// The ring (M = 128, both widths: 192 KB; M = 192: 160 KB), the staging behind it, then the
+// barriers.
+template <int M, int W>
 struct Smem {
-  using S = Shape<W>;
+  using S = Shape<M, W>;
   unsigned char* ring;
   __device__ unsigned char* out() const { return ring + S::kSlots * S::kStageBytes; }
-  __device__ uint64_t* full() const { return reinterpret_cast<uint64_t*>(out() + 2 * kOutBytes); }
+  __device__ uint64_t* full() const { return reinterpret_cast<uint64_t*>(out() + S::kOutTotal); }
   __device__ uint64_t* empty() const { return full() + S::kSlots; }
 };
 
-template <int W>
-__device__ __forceinline__ void init(const Smem<W>& sm) {
-  for (int i = 0; i < Shape<W>::kSlots; ++i) {
+template <int M, int W>
+__device__ __forceinline__ void init(const Smem<M, W>& sm) {
+  for (int i = 0; i < Shape<M, W>::kSlots; ++i) {
     ptx::mbar_init(&sm.full()[i], 1);
-    ptx::mbar_init(&sm.empty()[i],
-                   kConsumerThreads / 32);  // one arrival per consumer warp
+    ptx::mbar_init(&sm.empty()[i], Warps<M>::kConsumerThreads / 32);  // one a consumer warp
   }
   ptx::mbar_init_fence();
 }
@@ -204,11 +220,11 @@ __device__ __forceinline__ void init(const Smem<W>& sm) {
 // The producer thread over the block's units [u_first, u_end), all of width W. kSkip (timing only):
 // 1, no loads (each slot's `full` completes on the producer's arrival, stale data); 2, the
 // consumers issue no wgmma.
-template <int W, int kSkip>
-__device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& map_a,
+template <int M, int W, int kSkip>
+__device__ __forceinline__ void produce(const Smem<M, W>& sm, const CUtensorMap& map_a,
                                         const CUtensorMap& map_b, const Unit* units, int u_first,
                                         int u_end, int slots) {
-  using S = Shape<W>;
+  using S = Shape<M, W>;
   unsigned char* ring = sm.ring;
   uint64_t *full = sm.full(), *empty = sm.empty();
   int q = 0;  // stages issued: the ring and its phases run on across units
@@ -233,11 +249,12 @@ __device__ __forceinline__ void produce(const Smem<W>& sm, const CUtensorMap& ma
 }
 
 // The consumer warpgroups over the same units.
-template <int W, int kSkip>
-__device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& map_c,
+template <int M, int W, int kSkip>
+__device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap& map_c,
                                         const Unit* units, int u_first, int u_end, int slots,
                                         float* partials, int* flags, int epoch) {
-  using S = Shape<W>;
+  using S = Shape<M, W>;
+  constexpr int kConsumerThreads = Warps<M>::kConsumerThreads;
   unsigned char *ring = sm.ring, *out = sm.out();
   uint64_t *full = sm.full(), *empty = sm.empty();
   const int tid = threadIdx.x;
@@ -257,7 +274,7 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
     const int k0 = un.k_begin + it * kStep;
     ptx::mbar_wait(&full[s], phase);
     unsigned char* st = ring + s * S::kStageBytes;
-    const bool edge_a = k0 < un.r0 + kTileM;
+    const bool edge_a = k0 < un.r0 + M;
     const bool edge_b = k0 + kStep > un.c0;
     if (edge_a || edge_b) {
       mask_block(st + 64 * wg * kStep * 2, a_block(k0 - (un.r0 + 64 * wg)), tid % 128, 128);
@@ -326,54 +343,59 @@ __device__ __forceinline__ void consume(const Smem<W>& sm, const CUtensorMap& ma
 #pragma unroll
       for (int r = 0; r < kAcc; ++r) acc[r] += __ldcg(part + r * kConsumerThreads);
     }
-    store_unit<W>(out, &map_c, un, wg, acc);
+    store_unit<M, W>(out, &map_c, un, wg, acc);
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
 }
 #endif
 
-// kMode 128 or 256: every block of that width; 0 (mixed): blocks below narrow_blocks run 128×128
-// units, the others 128×256 ones, each from its own list. ring_slots: the slots in use (0: all
-// of the width's ring; fewer, for --ring).
-template <int kMode, int kSkip>
-__global__ void __launch_bounds__(kThreads, 1)
+// M = 128, kMode 128 or 256: every block of that width; 0 (mixed): blocks below narrow_blocks run
+// 128×128 units, the others 128×256 ones, each from its own list. M = 192: 192×128 units (kMode
+// 128). ring_slots: the slots in use (0: all of the shape's ring; fewer, for --ring).
+template <int M, int kMode, int kSkip>
+__global__ void __launch_bounds__(Warps<M>::kThreads, 1)
     wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
                int narrow_blocks, int ring_slots, float* partials, int* flags, int epoch) {
 #if TRIMM_SM90_DEVICE
-  static_assert(
-      Shape<128>::kSlots * Shape<128>::kStageBytes == Shape<256>::kSlots * Shape<256>::kStageBytes,
-      "both widths' rings take the same bytes: one layout for a mixed launch");
+  static_assert(M == 128 || kMode == 128, "192-row units: every block 128 wide");
+  constexpr int kWide = kMode == 128 ? 128 : 256;  // the other blocks' width
+  static_assert(kMode != 0 || Shape<M, 128>::kSlots * Shape<M, 128>::kStageBytes ==
+                                  Shape<M, kWide>::kSlots * Shape<M, kWide>::kStageBytes,
+                "both widths' rings take the same bytes: one layout for a mixed launch");
+  using Wp = Warps<M>;
+  using Narrow = Smem<M, 128>;
+  using Wide = Smem<M, kWide>;
   extern __shared__ __align__(1024) unsigned char raw[];
   unsigned char* ring = raw + ((1024u - (shared_address(raw) & 1023u)) & 1023u);
   const int u_first = offsets[blockIdx.x], u_end = offsets[blockIdx.x + 1];
   const bool narrow = kMode == 128 || (kMode == 0 && int(blockIdx.x) < narrow_blocks);
+  const int narrow_slots = ring_slots > 0 ? ring_slots : Shape<M, 128>::kSlots;
+  const int wide_slots = ring_slots > 0 ? ring_slots : Shape<M, kWide>::kSlots;
   const int tid = threadIdx.x;
   if (tid == 0) {
-    narrow ? init(Smem<128>{ring}) : init(Smem<256>{ring});
+    narrow ? init(Narrow{ring}) : init(Wide{ring});
     ptx::tma_prefetch_descriptor(&map_a);
     ptx::tma_prefetch_descriptor(&map_b);
     ptx::tma_prefetch_descriptor(&map_c);
   }
   __syncthreads();
-  if (tid >= kConsumerThreads) {
-    ptx::setmaxnreg_dec<kProducerRegs>();
-    if (tid != kConsumerThreads) return;
+  if (tid >= Wp::kConsumerThreads) {
+    ptx::setmaxnreg_dec<Wp::kProducerRegs>();
+    if (tid != Wp::kConsumerThreads) return;
     if (narrow)
-      produce<128, kSkip>(Smem<128>{ring}, map_a, map_b, units, u_first, u_end,
-                          ring_slots > 0 ? ring_slots : Shape<128>::kSlots);
+      produce<M, 128, kSkip>(Narrow{ring}, map_a, map_b, units, u_first, u_end, narrow_slots);
     else
-      produce<256, kSkip>(Smem<256>{ring}, map_a, map_b, units, u_first, u_end,
-                          ring_slots > 0 ? ring_slots : Shape<256>::kSlots);
+      produce<M, kWide, kSkip>(Wide{ring}, map_a, map_b, units, u_first, u_end, wide_slots);
     return;
   }
-  ptx::setmaxnreg_inc<kConsumerRegs>();
+  ptx::setmaxnreg_inc<Wp::kConsumerRegs>();
   if (narrow)
-    consume<128, kSkip>(Smem<128>{ring}, map_c, units, u_first, u_end,
-                        ring_slots > 0 ? ring_slots : Shape<128>::kSlots, partials, flags, epoch);
+    consume<M, 128, kSkip>(Narrow{ring}, map_c, units, u_first, u_end, narrow_slots, partials,
+                           flags, epoch);
   else
-    consume<256, kSkip>(Smem<256>{ring}, map_c, units, u_first, u_end,
-                        ring_slots > 0 ? ring_slots : Shape<256>::kSlots, partials, flags, epoch);
+    consume<M, kWide, kSkip>(Wide{ring}, map_c, units, u_first, u_end, wide_slots, partials, flags,
+                             epoch);
 #else
   __trap();
 #endif
@@ -389,13 +411,13 @@ __global__ void reference(const __nv_bfloat16* A, const __nv_bfloat16* B, float*
   C[size_t(m) * n + c] = sum;
 }
 
-// The units of width W over the whole triangle.
-template <int W>
+// The M × W units over the whole triangle (the last row block may reach past n).
+template <int M, int W>
 std::vector<Unit> units_of(int n) {
   std::vector<Unit> all;
-  for (int i = 0; i < n / kTileM; ++i)
-    for (int c0 = (kTileM * i / W) * W; c0 < n; c0 += W)
-      all.push_back({kTileM * i, c0, kTileM * i, (c0 + W - kTileM * i) / kStep, 0, 0});
+  for (int r0 = 0; r0 < n; r0 += M)
+    for (int c0 = (r0 / W) * W; c0 < n; c0 += W)
+      all.push_back({r0, c0, r0, (c0 + W - r0) / kStep, 0, 0});
   return all;
 }
 
@@ -442,7 +464,7 @@ struct Plan {
 // (a half wholly below the diagonal dropped), the blocks split between the widths; the threshold
 // and the split minimize the modelled makespan.
 Plan mixed_plan(int n, int blocks, const Cost& cost) {
-  const std::vector<Unit> wide = units_of<256>(n);
+  const std::vector<Unit> wide = units_of<128, 256>(n);
   Plan best;
   best.makespan = 1e30;
   for (int threshold = 2; threshold <= n / kStep; threshold += 2) {
@@ -487,7 +509,7 @@ Plan split_plan(int n, int blocks, const Cost& cost, int forced = 0) {
   auto parts = [&](int threshold) {
     std::vector<Unit> us;
     int split = 0;
-    for (Unit u : units_of<256>(n)) {
+    for (Unit u : units_of<128, 256>(n)) {
       if (u.steps <= threshold) {
         us.push_back(u);
         continue;
@@ -520,10 +542,11 @@ struct Problem {
 
 // kSkip != 0 (the timing variants, see produce): the check is skipped. ring_slots: the
 // ring's depth in use (0: the width's whole ring).
-template <int kMode, int kSkip = 0>
+template <int M, int kMode, int kSkip = 0>
 bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* flush,
          size_t flush_bytes, int ring_slots = 0) {
-  constexpr int kSmem = std::max(Shape<128>::kSmem, Shape<256>::kSmem);
+  constexpr int kSmem =
+      M == 128 ? std::max(Shape<128, 128>::kSmem, Shape<128, 256>::kSmem) : Shape<M, 128>::kSmem;
   std::vector<Unit> units;
   std::vector<int> offsets(1, 0);
   int max_steps = 0;
@@ -543,8 +566,7 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
       cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
   namespace sm90 = trimm::kernels::sm90;
   using bf = trimm::bfloat16_t;
-  const CUtensorMap map_a =
-      sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64, 128);
+  const CUtensorMap map_a = sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64, M);
   const CUtensorMap map_b =
       sm90::make_map(reinterpret_cast<const bf*>(p.B), p.n, p.n, 0, 1, 64, 64);
   const CUtensorMap map_c =
@@ -553,15 +575,17 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
   for (const Unit& u : units) splits = std::max(splits, u.role == 2 ? u.split + 1 : 0);
   float* partials = nullptr;
   int* flags = nullptr;
-  PROBE_CHECK(cudaMalloc(&partials, size_t(std::max(splits, 1)) * kConsumerThreads * 128 * 4));
+  PROBE_CHECK(
+      cudaMalloc(&partials, size_t(std::max(splits, 1)) * Warps<M>::kConsumerThreads * 128 * 4));
   PROBE_CHECK(cudaMalloc(&flags, size_t(std::max(splits, 1)) * sizeof(int)));
   PROBE_CHECK(cudaMemset(flags, 0, size_t(std::max(splits, 1)) * sizeof(int)));
   int epoch = 0;  // each launch's own: no flag reset between launches
-  auto kernel = wide_probe<kMode, kSkip>;
+  auto kernel = wide_probe<M, kMode, kSkip>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   auto launch = [&] {
-    kernel<<<blocks, kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets, plan.narrow_blocks,
-                                        ring_slots, partials, flags, ++epoch);
+    kernel<<<blocks, Warps<M>::kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets,
+                                                  plan.narrow_blocks, ring_slots, partials, flags,
+                                                  ++epoch);
   };
   // The check: C cleared, one run, every element of the upper triangle against the reference (fp32
   // sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
@@ -629,14 +653,17 @@ int main(int argc, char** argv) {
   // the tensor work counted, 1.5 if only the bytes did.
   const double wide_costs[] = {1.5, 1.65, 1.8};
   std::vector<int> sizes;
-  bool timing_variants = false;  // --paths: each path alone too (timing only)
-  bool ring_variants = false;    // --ring: the loads alone with 2 … all slots of the ring
+  bool timing_variants = false;       // --paths: each path alone too (timing only)
+  bool ring_variants = false;         // --ring: the loads alone with 2 … all slots of the ring
+  bool tall_only = false;             // --tall: no 128×256 or mixed plans
   std::vector<int> split_thresholds;  // --split: the split plans' thresholds, forced
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--paths") == 0) {
       timing_variants = true;
     } else if (std::strcmp(argv[i], "--ring") == 0) {
       ring_variants = true;
+    } else if (std::strcmp(argv[i], "--tall") == 0) {
+      tall_only = true;
     } else if (std::strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
       for (char* t = std::strtok(argv[++i], ","); t != nullptr; t = std::strtok(nullptr, ","))
         split_thresholds.push_back(std::atoi(t));
@@ -695,50 +722,72 @@ int main(int argc, char** argv) {
     p.ref_host.resize(elems);
     PROBE_CHECK(cudaMemcpy(p.ref_host.data(), p.ref, elems * 4, cudaMemcpyDeviceToHost));
     for (const int w : {128, 256}) {
+      if (w == 256 && tall_only) continue;
       Plan plan;
       const bool wide = w == 256;
-      plan.makespan =
-          lpt(wide ? units_of<256>(n) : units_of<128>(n), sms, wide, Cost{1.5}, &plan.lists);
+      plan.makespan = lpt(wide ? units_of<128, 256>(n) : units_of<128, 128>(n), sms, wide,
+                          Cost{1.5}, &plan.lists);
       plan.narrow_blocks = wide ? 0 : sms;
-      ok = (wide ? run<256>(p, plan, "W=256", flush, flush_bytes)
-                 : run<128>(p, plan, "W=128", flush, flush_bytes)) &&
+      ok = (wide ? run<128, 256>(p, plan, "W=256", flush, flush_bytes)
+                 : run<128, 128>(p, plan, "W=128", flush, flush_bytes)) &&
            ok;
       if (wide)
-        ok = run<256>(p, split_plan(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) && ok;
+        ok = run<128, 256>(p, split_plan(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) &&
+             ok;
       for (const int t : wide ? split_thresholds : std::vector<int>{}) {
         char label[64];
         std::snprintf(label, sizeof label, "W=256 split at %d", t);
         const Plan plan_t = split_plan(n, sms, Cost{1.5}, t);
-        ok = run<256>(p, plan_t, label, flush, flush_bytes) && ok;
+        ok = run<128, 256>(p, plan_t, label, flush, flush_bytes) && ok;
         std::snprintf(label, sizeof label, "W=256 split at %d no wgmma", t);
-        run<256, 2>(p, plan_t, label, flush, flush_bytes);
+        run<128, 256, 2>(p, plan_t, label, flush, flush_bytes);
       }
       if (ring_variants) {
         // The bytes in flight a SM against the rate: if it is the latency (Little's law), the
         // loads' time falls with every slot; if a cap, it stops falling.
-        for (int slots = 2; slots <= (wide ? Shape<256>::kSlots : Shape<128>::kSlots); ++slots) {
+        for (int slots = 2; slots <= (wide ? Shape<128, 256>::kSlots : Shape<128, 128>::kSlots);
+             ++slots) {
           char label[64];
           std::snprintf(label, sizeof label, "W=%d no wgmma, %d slots", w, slots);
           if (wide)
-            run<256, 2>(p, plan, label, flush, flush_bytes, slots);
+            run<128, 256, 2>(p, plan, label, flush, flush_bytes, slots);
           else
-            run<128, 2>(p, plan, label, flush, flush_bytes, slots);
+            run<128, 128, 2>(p, plan, label, flush, flush_bytes, slots);
         }
       }
       if (!timing_variants) continue;
       // Each path alone: the loads (no wgmma) and the compute (no loads, stale operands).
       if (wide) {
-        run<256, 1>(p, plan, "W=256 no loads", flush, flush_bytes);
-        run<256, 2>(p, plan, "W=256 no wgmma", flush, flush_bytes);
+        run<128, 256, 1>(p, plan, "W=256 no loads", flush, flush_bytes);
+        run<128, 256, 2>(p, plan, "W=256 no wgmma", flush, flush_bytes);
       } else {
-        run<128, 1>(p, plan, "W=128 no loads", flush, flush_bytes);
-        run<128, 2>(p, plan, "W=128 no wgmma", flush, flush_bytes);
+        run<128, 128, 1>(p, plan, "W=128 no loads", flush, flush_bytes);
+        run<128, 128, 2>(p, plan, "W=128 no wgmma", flush, flush_bytes);
       }
     }
-    for (const double a : wide_costs) {
+    {
+      // 192×128 units: a stage is 1.25 of 128×128's in bytes (the model's cost), 1.5 in tensor
+      // work.
+      Plan plan;
+      plan.makespan = lpt(units_of<192, 128>(n), sms, true, Cost{1.25}, &plan.lists);
+      ok = run<192, 128>(p, plan, "M=192", flush, flush_bytes) && ok;
+      if (ring_variants)
+        for (int slots = 2; slots <= Shape<192, 128>::kSlots; ++slots) {
+          char label[64];
+          std::snprintf(label, sizeof label, "M=192 no wgmma, %d slots", slots);
+          run<192, 128, 2>(p, plan, label, flush, flush_bytes, slots);
+        }
+      if (timing_variants) {
+        run<192, 128, 1>(p, plan, "M=192 no loads", flush, flush_bytes);
+        run<192, 128, 2>(p, plan, "M=192 no wgmma", flush, flush_bytes);
+      }
+    }
+    for (const double a : tall_only
+                              ? std::vector<double>{}
+                              : std::vector<double>(std::begin(wide_costs), std::end(wide_costs))) {
       char label[64];
       std::snprintf(label, sizeof label, "mixed (wide stage %.2f eq)", a);
-      ok = run<0>(p, mixed_plan(n, sms, Cost{a}), label, flush, flush_bytes) && ok;
+      ok = run<128, 0>(p, mixed_plan(n, sms, Cost{a}), label, flush, flush_bytes) && ok;
     }
     PROBE_CHECK(cudaFree(p.A));
     PROBE_CHECK(cudaFree(p.B));
