@@ -1,0 +1,30 @@
+# Prepared in session 54 (no device lent) for the next device session; run it first (~1-2 min).
+# carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
+# build-carry/s54p.tar.xz: probe_sm90_bf16_wide of e29e220 (COMMIT); s53: trimm of 3dab940.
+# The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
+# stages, 0.83× the bytes a flop of 128×128) turn fewer bytes into time where 128×256 did not?
+# bench/NOTES.md "Session 54" has the model: the busiest SM's bytes at 4096 2.83 MB against
+# 3.15 for 128×128 (0.90×; 5120 0.87×, 6144 0.86×, 8192 0.85×), or 0.81× with sm90_16bit's cost
+# of a unit (7 stages) added; its tensor work 29.4 µs against 27.3; its longest unit 64 stages of
+# 768 tensor cycles (128×256's: 64 of 1024).
+# Predicted, M=192 against the W=128 skeleton of the same run: 4096 0.82-0.92× (44-49 µs against
+# ~53); 8192 0.85-0.9×; its no-loads path at 4096 36-41 µs (W=128's ~39.5). A lead for a
+# build-out only if M=192 at 4096 is <= ~47 µs (the landed kernel's features took its own
+# skeleton 53 -> 48); if it is ~W=128's, the bytes are not what binds the skeleton at 4096 (as
+# W=256's split plans said: fewer bytes, loads alone no faster).
+# Every M=192 row is checked against an fp32 reference with NaN in A's and B's other triangles
+# (bad 0, "OK"); a FAILED row is a bug in the probe's 192-row path, and its time means nothing.
+export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
+mkdir -p /tmp/v && for b in s54p s53; do tar -xJf build-carry/$b.tar.xz -C /tmp/v; done
+L=$OUT/run.txt
+cat /tmp/v/s54p/COMMIT /tmp/v/s53/COMMIT >> $L
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv >> $L 2>&1
+for round in 1 2; do
+  echo "== round $round" >> $L
+  timeout 150 /tmp/v/s54p/probe_sm90_bf16_wide --tall --paths 4096 5120 6144 8192 >> $L 2>&1
+  echo "probe rc $?" >> $L
+  timeout 60 /tmp/v/s53/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,5120,6144,8192 \
+    > $OUT/last.txt 2>&1
+  echo "bench rc $?" >> $L; grep -E "trimm sm|rror|FAIL" $OUT/last.txt >> $L
+done
+cat $L
