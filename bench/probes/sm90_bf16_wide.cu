@@ -8,17 +8,18 @@
 // 128×256 units as their two 128×128 halves on blocks of their own (the threshold and the split
 // from an LPT model of each block's time).
 //
-// The skeleton, every width: one block per SM, persistent over a host-packed list of units
-// (largest first onto the least-loaded block); a TMA producer thread into a ring (6 × 32 KB or
-// 4 × 48 KB); two consumer warpgroups of 64 rows, four m64nWk16 wgmmas a stage into one commit
-// group; the structural zeros of A and B masked on the stages that cross a diagonal, as
-// sm90_16bit does; C rounded to bf16 and stored with TMA, staged 64 × 128 a warpgroup at a time
-// (128×256: two rounds; 4 slots + 32 KB of staging fit 227 KB). Upper only, n a multiple of 256.
+// The skeleton, every shape: one block per SM, persistent over a host-packed list of units
+// (largest first onto the least-loaded block); a TMA producer thread into a ring (6 × 32 KB,
+// 4 × 48 KB, or M=192's 4 × 40 KB); two (M=192: three) consumer warpgroups of 64 rows, four
+// m64nWk16 wgmmas a stage into one commit group; the structural zeros of A and B masked on the
+// stages that cross a diagonal, as sm90_16bit does; C rounded to bf16 and stored with TMA,
+// staged 64 × 128 a warpgroup at a time (128×256: two rounds; 4 slots + 32 KB of staging fit
+// 227 KB). Upper only, n a multiple of 256.
 // Not in it: the mirror zeroing (C is cleared beforehand), pairs, the overlapped epilogue, the
 // early loads. The landed kernel (trimm bench) is timed beside it in the same device call.
 //
-// Unit (row block i of 128 rows, column block j of W columns), j ≥ ⌊128·i / W⌋: its band is
-// k ∈ [128·i, W·(j + 1)). 128×256 tiles start on multiples of 256, so the first unit of an odd
+// Unit (row block i of M rows, column block j of W columns), j ≥ ⌊M·i / W⌋: its band is
+// k ∈ [M·i, W·(j + 1)). 128×256 tiles start on multiples of 256, so the first unit of an odd
 // row block has its left half wholly below the diagonal (written as zeros).
 //
 // Checked: A and B upper triangular with values in [1/16, 1), NaN in the strictly lower
@@ -421,8 +422,8 @@ std::vector<Unit> units_of(int n) {
   return all;
 }
 
-// A unit's time in 128×128-stage equivalents: its stages (a 128×256 stage `wide` of them) plus the
-// unit's own costs (7: sm90_16bit's unit_cost).
+// A unit's time in 128×128-stage equivalents: its stages (a 128×256 or 192×128 stage `wide` of
+// them) plus the unit's own costs (7: sm90_16bit's unit_cost).
 struct Cost {
   double wide;
   double operator()(const Unit& u, bool is_wide) const {
@@ -453,7 +454,8 @@ double lpt(std::vector<Unit> us, int count, bool is_wide, const Cost& cost,
   return makespan;
 }
 
-// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256 ones.
+// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256 ones (M=192: every
+// list of 192×128 units).
 struct Plan {
   std::vector<std::vector<Unit>> lists;
   int narrow_blocks = 0, threshold = 0;
@@ -770,6 +772,7 @@ int main(int argc, char** argv) {
       // work.
       Plan plan;
       plan.makespan = lpt(units_of<192, 128>(n), sms, true, Cost{1.25}, &plan.lists);
+      plan.narrow_blocks = sms;  // (printed only: every block runs the one shape)
       ok = run<192, 128>(p, plan, "M=192", flush, flush_bytes) && ok;
       if (ring_variants)
         for (int slots = 2; slots <= Shape<192, 128>::kSlots; ++slots) {

@@ -1,6 +1,8 @@
-# Prepared in session 54 (no device lent) for the next device session; run it first (~1-2 min).
+# Prepared in session 54 (no device lent) for the next device session; run it first (~2-3 min).
+# (A helper's review read the M=192 path against a model of its units and masks: no bug found;
+# W=128 runs before M=192 in each round, so a clock drift would favour neither reliably.)
 # carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
-# build-carry/s54p.tar.xz: probe_sm90_bf16_wide of e29e220 (COMMIT); s53: trimm of 3dab940.
+# build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s53: trimm of 3dab940.
 # The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
 # stages, 0.83× the bytes a flop of 128×128) turn fewer bytes into time where 128×256 did not?
 # bench/NOTES.md "Session 54" has the model: the busiest SM's bytes at 4096 2.83 MB against
@@ -21,7 +23,10 @@ cat /tmp/v/s54p/COMMIT /tmp/v/s53/COMMIT >> $L
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv >> $L 2>&1
 for round in 1 2; do
   echo "== round $round" >> $L
-  timeout 150 /tmp/v/s54p/probe_sm90_bf16_wide --tall --paths 4096 5120 6144 8192 >> $L 2>&1
+  # Round 1 adds --ring (the loads alone with 2 to all slots): M=192 keeps 160 KB in flight
+  # against W=128's 192 KB; session 44 found 4 slots of 32 KB already at the cap.
+  timeout 150 /tmp/v/s54p/probe_sm90_bf16_wide --tall --paths $([ $round = 1 ] && echo --ring) \
+    4096 5120 6144 8192 >> $L 2>&1
   echo "probe rc $?" >> $L
   timeout 60 /tmp/v/s53/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,5120,6144,8192 \
     > $OUT/last.txt 2>&1
