@@ -1,6 +1,6 @@
 # Prepared in session 54 (no device lent) for the next device session; run it first (~2-3 min).
 # (A helper's review read the M=192 path against a model of its units and masks: no bug found;
-# W=128 runs before M=192 in each round, so a clock drift would favour neither reliably.)
+# W=128 runs before M=192 in each round (not alternated: the two rounds give the spread).)
 # carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
 # build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s53: trimm of 3dab940.
 # The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
