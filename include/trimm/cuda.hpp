@@ -17,7 +17,8 @@ using Stream = CUstream_st*;
 // C = triu(A·B) (Fill::Upper) or tril(A·B) (Fill::Lower) for n×n row-major matrices with
 // leading dimensions lda, ldb, ldc >= max(1, n). The strictly lower (upper) parts of A and B never
 // affect the result (kernels may load them in diagonal blocks, but mask them out before any
-// arithmetic: NaN there stays out of C); that part of C is written with zeros. n = 0 does nothing.
+// arithmetic: NaN there stays out of C); that part of C is written with zeros. n = 0 or batch = 0
+// launches nothing, once the arguments have passed the same checks.
 // The call is asynchronous on `stream`, allocates no device memory and never synchronizes. On
 // the host, the first single problem of a size packs its units into a launch order (float: on
 // sm_90; 16-bit data: any GPU; 0.1-0.4 ms on average, under 2 ms at any n, on a 2-core EPYC) and
@@ -103,8 +104,9 @@ void trtrmm_backward_strided_batched(Fill fill, int64_t n, const double* G, int6
 // elements, each batch stride at least ld·n (A's and B's may be 0); other operands, other GPUs from
 // sm_80 and small n take mma.sync kernels (README: the 16-bit kernel table). options.structure =
 // Detect (with options.workspace, as for float): on small work on sm_90 one launch over every k of
-// A and B as they are (the flag word untouched); otherwise a first pass reads all of A and B and
-// sets the flags (the small-n kernel reads them beside its product instead); then the chosen kernel
+// A and B as they are (the flag word untouched); otherwise a first pass reads A and B and sets the
+// flags (before sm90_16bit, which flags its own non-finite outputs, only their other triangles;
+// the small-n kernel reads them beside its product instead); then the chosen kernel
 // runs where they are triangular and finite, a tensor-core launch over every k where they are
 // finite but not triangular (sm90_16bit's or sm80_16bit's), and plain fp32 FMA over every k
 // (simt_16bit) where anything is NaN or Inf, each launch gated on the flags on the device (no host

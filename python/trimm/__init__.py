@@ -18,9 +18,10 @@ too, each operator has a jvp, and ``torch.func``'s transforms (jvp, jacfwd, jacr
 vmap) work through ``triu_matmul`` / ``tril_matmul`` (``torch.ops.trimm.*`` called directly
 inside one that differentiates raises, naming them). Under ``torch.autocast`` they cast
 as ``torch.matmul`` does.
-CUDA forward: float32, float16, bfloat16 through trimm's GPU structure detection (sm_90 at any n;
-other GPUs from sm_80 up to n = 1216, on the small kernel's fp32 paths); float64
-through a plain fp64 kernel over every k, on any GPU from sm_80.
+CUDA forward: float32, float16, bfloat16 through trimm's GPU structure detection (float32: sm_90
+at any n, other GPUs from sm_80 up to n = 1216, on the small kernel's fp32 paths; float16 and
+bfloat16: any GPU from sm_80 at any n); float64 through a plain fp64 kernel over every k, on any
+GPU from sm_80.
 """
 import torch
 import torch.autograd.forward_ad as fwAD
