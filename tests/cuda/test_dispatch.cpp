@@ -378,6 +378,48 @@ TEST(Dispatch, UnknownKernelIsRefusedBeforeAnyDeviceQuery) {
   for (half_t x : hc) EXPECT_EQ(x.bits, 0x7E00);
 }
 
+// n = 0 or batch = 0 launches nothing (no device is needed, so this runs on the CPU machine), but
+// only after the same checks as any call: Detect without its workspace, or a bad leading
+// dimension, is refused even there.
+TEST(Dispatch, EmptyProblemsLaunchNothingAfterTheChecks) {
+  const float* none = nullptr;
+  const half_t* none16 = nullptr;
+  alignas(4) uint32_t word = 0x5A5A5A5Au;  // stands in for device memory: never touched
+  Options detect;
+  detect.structure = Structure::Detect;
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, none, 1, none, 1, nullptr, 1));
+  EXPECT_NO_THROW(trtrmm(Fill::Lower, 0, none16, 1, none16, 1, nullptr, 1));
+  auto workspace_refused = [](auto&& call) {
+    try {
+      call();
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what()).find("structure = detect needs options.workspace") !=
+             std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(workspace_refused(
+      [&] { trtrmm(Fill::Upper, 0, none, 1, none, 1, nullptr, 1, nullptr, detect); }));
+  EXPECT_TRUE(workspace_refused([&] {
+    trtrmm_strided_batched(Fill::Upper, 5, none16, 5, 25, none16, 5, 25, nullptr, 5, 25, 0,
+                           nullptr, detect);
+  }));
+  detect.workspace = &word;
+  detect.workspace_bytes = sizeof word;
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, none, 1, none, 1, nullptr, 1, nullptr, detect));
+  EXPECT_NO_THROW(trtrmm_strided_batched(Fill::Lower, 5, none, 5, 25, none, 5, 25, nullptr, 5, 25,
+                                         0, nullptr, detect));
+  EXPECT_NO_THROW(trtrmm(Fill::Upper, 0, none16, 1, none16, 1, nullptr, 1, nullptr, detect));
+  EXPECT_EQ(word, 0x5A5A5A5Au);
+  try {
+    trtrmm(Fill::Upper, 0, none, 0, none, 1, nullptr, 1, nullptr, detect);
+    ADD_FAILURE() << "lda = 0 at n = 0 was taken";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("lda = 0, expected >= max(1, n) = 1"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Dispatch, OldArchitecturesAreRefusedWithTheArchNamed) {
   try {
     select(70, Precision::Auto, 64, "");
