@@ -401,8 +401,8 @@ TEST(Dispatch, EmptyProblemsLaunchNothingAfterTheChecks) {
   EXPECT_TRUE(workspace_refused(
       [&] { trtrmm(Fill::Upper, 0, none, 1, none, 1, nullptr, 1, nullptr, detect); }));
   EXPECT_TRUE(workspace_refused([&] {
-    trtrmm_strided_batched(Fill::Upper, 5, none16, 5, 25, none16, 5, 25, nullptr, 5, 25, 0,
-                           nullptr, detect);
+    trtrmm_strided_batched(Fill::Upper, 5, none16, 5, 25, none16, 5, 25, nullptr, 5, 25, 0, nullptr,
+                           detect);
   }));
   detect.workspace = &word;
   detect.workspace_bytes = sizeof word;
