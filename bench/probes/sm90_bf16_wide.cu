@@ -42,9 +42,16 @@
 // what held that width back (session 43). Row blocks start on multiples of 192, so the last one
 // reaches past n (TMA fills those rows of A with zeros and clips them from C's stores).
 //
-// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--tall] [--split T,...] [n ...]   (default 2048
-// 3072 4096 6144 8192; --paths: also each path alone, timing only: no loads, no wgmma; --ring:
-// the loads alone with 2 to all of the ring's slots; --tall: W=128 and M=192 only)
+// Session 54 too: --pairs runs W=128 and M=192 in clusters of two whose units are neighbours in a
+// row block (as sm90_16bit's pairs), each block loading half of A's stage and multicasting it
+// to both; `empty` counts both blocks' consumer warps, a shorter band's block passes its
+// partner's extra stages without data, and a unit left alone in its row block pairs with itself.
+//
+// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--tall | --pairs] [--split T,...] [n ...]
+// (default 2048 3072 4096 6144 8192; --paths: also each path alone, timing only: no loads, no
+// wgmma (--pairs: no wgmma only); --ring: the loads alone with 2 to all of the ring's slots;
+// --tall: W=128 and M=192 only; --pairs: their pair plans only)
+#include <cooperative_groups.h>
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -78,8 +85,9 @@ struct Warps {
   static_assert(M == 128 || M == 192, "two or three consumer warpgroups of 64 rows");
   static constexpr int kConsumers = M / 64, kConsumerThreads = 128 * kConsumers;
   static constexpr int kThreads = kConsumerThreads + 128;
-  static constexpr int kLaunchRegs = M == 128 ? 168 : 128, kProducerRegs = 24;
-  static constexpr int kConsumerRegs = M == 128 ? 240 : 160;
+  // (The pairs' producer needs more than 24: 40 as sm90_16bit's with 232, or 32 with 160.)
+  static constexpr int kLaunchRegs = M == 128 ? 168 : 128, kProducerRegs = M == 128 ? 40 : 32;
+  static constexpr int kConsumerRegs = M == 128 ? 232 : 160;
   static_assert(kLaunchRegs * kThreads <= 65536 &&
                     kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
                 "one block per SM; setmaxnreg hands on only what the producer's warpgroup "
@@ -106,13 +114,24 @@ struct Shape {
   static_assert(kSmem <= 227 * 1024, "one block per SM, its shared memory at most 227 KB");
 };
 
+// A launch's dynamic shared memory: M = 128's layout serves both widths (and mixed launches).
+template <int M>
+constexpr int kLaunchSmem = M == 128 ? std::max(Shape<128, 128>::kSmem, Shape<128, 256>::kSmem)
+                                     : Shape<M, 128>::kSmem;
+
 // role (split plans, session 45): 0 the whole band; 1 its first part, whose sums go to
 // partials[split] and then flags[split] = the launch's epoch; 2 the rest, which adds them
 // before it stores. Every block's list has its role-1 parts first: they never wait, so a
 // role-2 part's wait ends (one block per SM, all resident).
+// Pairs (kPairs): span, the stages both blocks of the cluster step through (the longer band's);
+// both, those both bands have (A arrives in halves, one from each block, to both); quiet, rank 1
+// of a unit paired with itself (it computes, its partner stores).
 struct Unit {
-  int r0, c0, k_begin, steps, role, split;
+  int r0, c0, k_begin, steps, role, split, span, both, quiet;
 };
+// kMode of a launch of 128-wide units in clusters of two whose units share A's rows (as
+// sm90_16bit's pairs): each block loads half of A's stage and multicasts it to both.
+constexpr int kPairs = 2;
 
 #if TRIMM_SM90_DEVICE
 namespace ptx = trimm::kernels::sm90::ptx;
@@ -210,10 +229,11 @@ struct Smem {
 };
 
 template <int M, int W>
-__device__ __forceinline__ void init(const Smem<M, W>& sm) {
+__device__ __forceinline__ void init(const Smem<M, W>& sm, bool pairs) {
   for (int i = 0; i < Shape<M, W>::kSlots; ++i) {
     ptx::mbar_init(&sm.full()[i], 1);
-    ptx::mbar_init(&sm.empty()[i], Warps<M>::kConsumerThreads / 32);  // one a consumer warp
+    // One arrival a consumer warp (pairs: of both blocks, whose producers write both slots).
+    ptx::mbar_init(&sm.empty()[i], Warps<M>::kConsumerThreads / 32 * (pairs ? 2 : 1));
   }
   ptx::mbar_init_fence();
 }
@@ -221,26 +241,39 @@ __device__ __forceinline__ void init(const Smem<M, W>& sm) {
 // The producer thread over the block's units [u_first, u_end), all of width W. kSkip (timing only):
 // 1, no loads (each slot's `full` completes on the producer's arrival, stale data); 2, the
 // consumers issue no wgmma.
-template <int M, int W, int kSkip>
+// kPair: map_a's box is half of A's rows; stage `it` of a unit's span: where both bands have it,
+// this block's half multicast to both blocks; where only this one's does, both halves here;
+// past this band, an arrival without data (the slot's phase passes for the partner's sake).
+template <int M, int W, int kSkip, bool kPair>
 __device__ __forceinline__ void produce(const Smem<M, W>& sm, const CUtensorMap& map_a,
                                         const CUtensorMap& map_b, const Unit* units, int u_first,
                                         int u_end, int slots) {
   using S = Shape<M, W>;
+  constexpr int kHalfBytes = S::kABytes / 2;
   unsigned char* ring = sm.ring;
   uint64_t *full = sm.full(), *empty = sm.empty();
+  const int rank = int(blockIdx.x % 2);  // (kPair)
   int q = 0;  // stages issued: the ring and its phases run on across units
   for (int u = u_first; u < u_end; ++u) {
     const Unit un = units[u];
-    for (int it = 0; it < un.steps; ++it, ++q) {
+    for (int it = 0; it < (kPair ? un.span : un.steps); ++it, ++q) {
       const int s = q % slots, k0 = un.k_begin + it * kStep;
       if (q >= slots) ptx::mbar_wait(&empty[s], ((q / slots) & 1) ^ 1);
       unsigned char* st = ring + s * S::kStageBytes;
-      if (kSkip == 1) {
+      if (kSkip == 1 || it >= un.steps) {
         ptx::mbar_arrive(&full[s]);
         continue;
       }
       ptx::mbar_arrive_expect_tx(&full[s], S::kStageBytes);
-      ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
+      if (!kPair) {
+        ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
+      } else if (it < un.both) {
+        ptx::tma_load_3d_multicast(st + rank * kHalfBytes, &map_a, &full[s], k0,
+                                   un.r0 + rank * M / 2, 0, 0b11);
+      } else {
+        ptx::tma_load_3d(st, &map_a, &full[s], k0, un.r0, 0);
+        ptx::tma_load_3d(st + kHalfBytes, &map_a, &full[s], k0, un.r0 + M / 2, 0);
+      }
 #pragma unroll
       for (int j = 0; j < S::kBoxes; ++j)
         ptx::tma_load_3d(st + S::kABytes + j * kBoxBytes, &map_b, &full[s], un.c0 + kBoxN * j, k0,
@@ -250,7 +283,7 @@ __device__ __forceinline__ void produce(const Smem<M, W>& sm, const CUtensorMap&
 }
 
 // The consumer warpgroups over the same units.
-template <int M, int W, int kSkip>
+template <int M, int W, int kSkip, bool kPair>
 __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap& map_c,
                                         const Unit* units, int u_first, int u_end, int slots,
                                         float* partials, int* flags, int epoch) {
@@ -270,6 +303,15 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
   float acc[kAcc];
   int s = 0;
   uint32_t phase = 0;
+  // A slot read: free for this block's producer and (kPair) its partner's, which multicasts
+  // into it.
+  auto release = [&](int slot) {
+    if (!lane0) return;
+    ptx::mbar_arrive(&empty[slot]);
+    if (kPair)
+      ptx::mbar_arrive_cluster(
+          ptx::map_shared_rank(shared_address(&empty[slot]), int(blockIdx.x % 2) ^ 1));
+  };
   // Stage `it` of the unit: wait, mask, four wgmmas as one commit group.
   auto issue = [&](const Unit& un, int it) {
     const int k0 = un.k_begin + it * kStep;
@@ -310,14 +352,20 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
     for (int it = 1; it < un.steps; ++it) {
       issue(un, it);
       ptx::wgmma_wait<1>();
-      if (lane0) ptx::mbar_arrive(&empty[last]);
+      release(last);
       last = s;
       if (++s == slots) s = 0, phase ^= 1u;
     }
     ptx::wgmma_wait<0>();
 #pragma unroll
     for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
-    if (lane0) ptx::mbar_arrive(&empty[last]);
+    release(last);
+    // kPair: the partner's longer band's stages, phases without data here.
+    for (int it = un.steps; kPair && it < un.span; ++it) {
+      ptx::mbar_wait(&full[s], phase);
+      release(s);
+      if (++s == slots) s = 0, phase ^= 1u;
+    }
     if (un.role != 0) {
       // A split unit's sums, a thread's accumulators kConsumerThreads apart (coalesced).
       float* part = partials + size_t(un.split) * kConsumerThreads * kAcc + tid;
@@ -344,7 +392,7 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
 #pragma unroll
       for (int r = 0; r < kAcc; ++r) acc[r] += __ldcg(part + r * kConsumerThreads);
     }
-    store_unit<M, W>(out, &map_c, un, wg, acc);
+    if (!kPair || !un.quiet) store_unit<M, W>(out, &map_c, un, wg, acc);
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
 }
@@ -352,15 +400,17 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
 
 // M = 128, kMode 128 or 256: every block of that width; 0 (mixed): blocks below narrow_blocks run
 // 128×128 units, the others 128×256 ones, each from its own list. M = 192: 192×128 units (kMode
-// 128). ring_slots: the slots in use (0: all of the shape's ring; fewer, for --ring).
+// 128). kPairs (either M): 128-wide units in clusters of two (blocks 2c, 2c + 1) sharing A.
+// ring_slots: the slots in use (0: all of the shape's ring; fewer, for --ring).
 template <int M, int kMode, int kSkip>
 __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
     wide_probe(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
                int narrow_blocks, int ring_slots, float* partials, int* flags, int epoch) {
 #if TRIMM_SM90_DEVICE
-  static_assert(M == 128 || kMode == 128, "192-row units: every block 128 wide");
-  constexpr int kWide = kMode == 128 ? 128 : 256;  // the other blocks' width
+  static_assert(M == 128 || kMode == 128 || kMode == kPairs, "192-row units: every block 128 wide");
+  constexpr bool kPair = kMode == kPairs;
+  constexpr int kWide = kMode == 0 || kMode == 256 ? 256 : 128;  // the other blocks' width
   static_assert(kMode != 0 || Shape<M, 128>::kSlots * Shape<M, 128>::kStageBytes ==
                                   Shape<M, kWide>::kSlots * Shape<M, kWide>::kStageBytes,
                 "both widths' rings take the same bytes: one layout for a mixed launch");
@@ -370,33 +420,41 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
   extern __shared__ __align__(1024) unsigned char raw[];
   unsigned char* ring = raw + ((1024u - (shared_address(raw) & 1023u)) & 1023u);
   const int u_first = offsets[blockIdx.x], u_end = offsets[blockIdx.x + 1];
-  const bool narrow = kMode == 128 || (kMode == 0 && int(blockIdx.x) < narrow_blocks);
+  const bool narrow = kMode != 256 && (kMode != 0 || int(blockIdx.x) < narrow_blocks);
   const int narrow_slots = ring_slots > 0 ? ring_slots : Shape<M, 128>::kSlots;
   const int wide_slots = ring_slots > 0 ? ring_slots : Shape<M, kWide>::kSlots;
   const int tid = threadIdx.x;
   if (tid == 0) {
-    narrow ? init(Narrow{ring}) : init(Wide{ring});
+    narrow ? init(Narrow{ring}, kPair) : init(Wide{ring}, kPair);
     ptx::tma_prefetch_descriptor(&map_a);
     ptx::tma_prefetch_descriptor(&map_b);
     ptx::tma_prefetch_descriptor(&map_c);
   }
   __syncthreads();
+  // kPair: both blocks' barriers initialized before either's multicast or remote arrival.
+  if constexpr (kPair) cooperative_groups::this_cluster().sync();
   if (tid >= Wp::kConsumerThreads) {
     ptx::setmaxnreg_dec<Wp::kProducerRegs>();
-    if (tid != Wp::kConsumerThreads) return;
-    if (narrow)
-      produce<M, 128, kSkip>(Narrow{ring}, map_a, map_b, units, u_first, u_end, narrow_slots);
-    else
-      produce<M, kWide, kSkip>(Wide{ring}, map_a, map_b, units, u_first, u_end, wide_slots);
+    if (tid == Wp::kConsumerThreads) {
+      if (narrow)
+        produce<M, 128, kSkip, kPair>(Narrow{ring}, map_a, map_b, units, u_first, u_end,
+                                      narrow_slots);
+      else
+        produce<M, kWide, kSkip, kPair>(Wide{ring}, map_a, map_b, units, u_first, u_end,
+                                        wide_slots);
+    }
+    // kPair: the partner's multicasts and arrivals reach this block until its consumers are done.
+    if constexpr (kPair) cooperative_groups::this_cluster().sync();
     return;
   }
   ptx::setmaxnreg_inc<Wp::kConsumerRegs>();
   if (narrow)
-    consume<M, 128, kSkip>(Narrow{ring}, map_c, units, u_first, u_end, narrow_slots, partials,
-                           flags, epoch);
+    consume<M, 128, kSkip, kPair>(Narrow{ring}, map_c, units, u_first, u_end, narrow_slots,
+                                  partials, flags, epoch);
   else
-    consume<M, kWide, kSkip>(Wide{ring}, map_c, units, u_first, u_end, wide_slots, partials, flags,
-                             epoch);
+    consume<M, kWide, kSkip, kPair>(Wide{ring}, map_c, units, u_first, u_end, wide_slots, partials,
+                                    flags, epoch);
+  if constexpr (kPair) cooperative_groups::this_cluster().sync();
 #else
   __trap();
 #endif
@@ -535,6 +593,41 @@ Plan split_plan(int n, int blocks, const Cost& cost, int forced = 0) {
   return best;
 }
 
+// Pairs: each row block's M × 128 units two by two, left to right (an odd one out paired with
+// itself, its rank 1 quiet); the pairs, longest span first, onto the least-loaded of `clusters`;
+// lists 2c and 2c + 1 hold cluster c's first and second units, in step.
+template <int M>
+Plan pair_plan(int n, int clusters, const Cost& cost) {
+  const std::vector<Unit> all = units_of<M, 128>(n);  // row block by row block, left to right
+  std::vector<std::pair<Unit, Unit>> pairs;
+  for (size_t i = 0; i < all.size();) {
+    const bool two = i + 1 < all.size() && all[i + 1].r0 == all[i].r0;
+    Unit a = all[i], b = two ? all[i + 1] : all[i];
+    a.span = b.span = std::max(a.steps, b.steps);
+    a.both = b.both = std::min(a.steps, b.steps);
+    b.quiet = two ? 0 : 1;
+    pairs.push_back({a, b});
+    i += two ? 2 : 1;
+  }
+  std::vector<Unit> spans;  // one unit a pair, its span as its steps, its index as `split`
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    Unit u = pairs[i].first;
+    u.steps = u.span, u.split = int(i);
+    spans.push_back(u);
+  }
+  Plan plan;
+  std::vector<std::vector<Unit>> by_cluster;
+  plan.makespan = lpt(spans, clusters, M != 128, cost, &by_cluster);
+  plan.lists.assign(size_t(2 * clusters), {});
+  for (int c = 0; c < clusters; ++c)
+    for (const Unit& u : by_cluster[size_t(c)]) {
+      plan.lists[size_t(2 * c)].push_back(pairs[size_t(u.split)].first);
+      plan.lists[size_t(2 * c + 1)].push_back(pairs[size_t(u.split)].second);
+    }
+  plan.narrow_blocks = 2 * clusters;  // (printed only)
+  return plan;
+}
+
 struct Problem {
   int n;
   uint16_t *A, *B, *C;
@@ -542,13 +635,41 @@ struct Problem {
   std::vector<float> ref_host;
 };
 
+// The launch's shape (kPairs: clusters of two along x).
+template <int M>
+cudaLaunchConfig_t launch_config(int blocks, bool pairs, cudaLaunchAttribute* attr) {
+  constexpr int kSmem = kLaunchSmem<M>;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.blockDim = dim3(unsigned(Warps<M>::kThreads));
+  cfg.dynamicSmemBytes = kSmem;
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = pairs ? 2 : 1;
+  attr->val.clusterDim.y = attr->val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+// The clusters of two that fit the device at once (at most one block an SM).
+template <int M>
+int pair_clusters(int sms) {
+  auto kernel = wide_probe<M, kPairs, 0>;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = launch_config<M>(sms, true, &attr);
+  PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   int(cfg.dynamicSmemBytes)));
+  int clusters = 0;
+  PROBE_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+  return std::min(clusters, sms / 2);
+}
+
 // kSkip != 0 (the timing variants, see produce): the check is skipped. ring_slots: the
 // ring's depth in use (0: the width's whole ring).
 template <int M, int kMode, int kSkip = 0>
 bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* flush,
          size_t flush_bytes, int ring_slots = 0) {
-  constexpr int kSmem =
-      M == 128 ? std::max(Shape<128, 128>::kSmem, Shape<128, 256>::kSmem) : Shape<M, 128>::kSmem;
+  constexpr int kSmem = kLaunchSmem<M>;
   std::vector<Unit> units;
   std::vector<int> offsets(1, 0);
   int max_steps = 0;
@@ -568,7 +689,9 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
       cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
   namespace sm90 = trimm::kernels::sm90;
   using bf = trimm::bfloat16_t;
-  const CUtensorMap map_a = sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64, M);
+  // (kPairs: each block loads half of A's rows.)
+  const CUtensorMap map_a = sm90::make_map(reinterpret_cast<const bf*>(p.A), p.n, p.n, 0, 1, 64,
+                                           kMode == kPairs ? M / 2 : M);
   const CUtensorMap map_b =
       sm90::make_map(reinterpret_cast<const bf*>(p.B), p.n, p.n, 0, 1, 64, 64);
   const CUtensorMap map_c =
@@ -584,10 +707,13 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
   int epoch = 0;  // each launch's own: no flag reset between launches
   auto kernel = wide_probe<M, kMode, kSkip>;
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = launch_config<M>(blocks, kMode == kPairs, &attr);
   auto launch = [&] {
-    kernel<<<blocks, Warps<M>::kThreads, kSmem>>>(map_a, map_b, map_c, d_units, d_offsets,
-                                                  plan.narrow_blocks, ring_slots, partials, flags,
-                                                  ++epoch);
+    PROBE_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c,
+                                   static_cast<const Unit*>(d_units),
+                                   static_cast<const int*>(d_offsets), plan.narrow_blocks,
+                                   ring_slots, partials, flags, ++epoch));
   };
   // The check: C cleared, one run, every element of the upper triangle against the reference (fp32
   // sums in another order, then bf16's rounding: 2^-8 relative), the lower one +0.
@@ -658,6 +784,7 @@ int main(int argc, char** argv) {
   bool timing_variants = false;       // --paths: each path alone too (timing only)
   bool ring_variants = false;         // --ring: the loads alone with 2 … all slots of the ring
   bool tall_only = false;             // --tall: no 128×256 or mixed plans
+  bool pair_only = false;             // --pairs: only the pair plans (W=128 and M=192)
   std::vector<int> split_thresholds;  // --split: the split plans' thresholds, forced
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--paths") == 0) {
@@ -666,6 +793,8 @@ int main(int argc, char** argv) {
       ring_variants = true;
     } else if (std::strcmp(argv[i], "--tall") == 0) {
       tall_only = true;
+    } else if (std::strcmp(argv[i], "--pairs") == 0) {
+      pair_only = true;
     } else if (std::strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
       for (char* t = std::strtok(argv[++i], ","); t != nullptr; t = std::strtok(nullptr, ","))
         split_thresholds.push_back(std::atoi(t));
@@ -723,8 +852,23 @@ int main(int argc, char** argv) {
     PROBE_CHECK(cudaGetLastError());
     p.ref_host.resize(elems);
     PROBE_CHECK(cudaMemcpy(p.ref_host.data(), p.ref, elems * 4, cudaMemcpyDeviceToHost));
+    if (pair_only) {
+      // Clusters of two sharing A's rows by multicast, against the plain plans above (another
+      // invocation): sm90_16bit's pairs took its loads alone from 54 to 46 µs (session 35).
+      const int clusters128 = pair_clusters<128>(sms), clusters192 = pair_clusters<192>(sms);
+      const Plan p128 = pair_plan<128>(n, clusters128, Cost{1.5});
+      const Plan p192 = pair_plan<192>(n, clusters192, Cost{1.25});
+      std::printf("wide-probe pairs: %d and %d clusters of two (W=128, M=192)\n", clusters128,
+                  clusters192);
+      ok = run<128, kPairs>(p, p128, "W=128 pairs", flush, flush_bytes) && ok;
+      ok = run<192, kPairs>(p, p192, "M=192 pairs", flush, flush_bytes) && ok;
+      if (timing_variants) {
+        run<128, kPairs, 2>(p, p128, "W=128 pairs no wgmma", flush, flush_bytes);
+        run<192, kPairs, 2>(p, p192, "M=192 pairs no wgmma", flush, flush_bytes);
+      }
+    }
     for (const int w : {128, 256}) {
-      if (w == 256 && tall_only) continue;
+      if (pair_only || (w == 256 && tall_only)) continue;
       Plan plan;
       const bool wide = w == 256;
       plan.makespan = lpt(wide ? units_of<128, 256>(n) : units_of<128, 128>(n), sms, wide,
@@ -767,7 +911,7 @@ int main(int argc, char** argv) {
         run<128, 128, 2>(p, plan, "W=128 no wgmma", flush, flush_bytes);
       }
     }
-    {
+    if (!pair_only) {
       // 192×128 units: a stage is 1.25 of 128×128's in bytes (the model's cost), 1.5 in tensor
       // work.
       Plan plan;
@@ -785,7 +929,7 @@ int main(int argc, char** argv) {
         run<192, 128, 2>(p, plan, "M=192 no wgmma", flush, flush_bytes);
       }
     }
-    for (const double a : tall_only
+    for (const double a : tall_only || pair_only
                               ? std::vector<double>{}
                               : std::vector<double>(std::begin(wide_costs), std::end(wide_costs))) {
       char label[64];
