@@ -1,6 +1,8 @@
-# Prepared in session 54 (no device lent) for the next device session; run it first (~2-3 min).
+# Prepared in session 54 (no device lent) for the next device session; run it first (~3-5 min).
 # (A helper's review read the M=192 path against a model of its units and masks: no bug found;
 # W=128 runs before M=192 in each round (not alternated: the two rounds give the spread).)
+# (Since 8edbf77 the probe's 128-row kernels run setmaxnreg 40/232, as sm90_16bit, not 24/240:
+# the W=128 skeleton may differ from session 43-47's rows by that.)
 # carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
 # build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s53: trimm of 3dab940.
 # The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
@@ -14,6 +16,11 @@
 # build-out only if M=192 at 4096 is <= ~47 µs (the landed kernel's features took its own
 # skeleton 53 -> 48); if it is ~W=128's, the bytes are not what binds the skeleton at 4096 (as
 # W=256's split plans said: fewer bytes, loads alone no faster).
+# --pairs (the same pairing as sm90_16bit's: neighbours in a row block, A's halves multicast):
+# predicted W=128 pairs 0.88-0.92× its plain skeleton (sm90_16bit's pairs: loads alone 54 -> 46
+# µs, the kernel 0.0557 -> 0.0520 at 4096, session 35), M=192 pairs 0.90-0.95× M=192 (A is a
+# larger share of its stage, 24 of 40 KB, but its units are fewer to a row). The bar is in reach
+# of a build-out only if M=192 pairs is <= ~46 µs at 4096.
 # Every M=192 row is checked against an fp32 reference with NaN in A's and B's other triangles
 # (bad 0, "OK"); a FAILED row is a bug in the probe's 192-row path, and its time means nothing.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
@@ -28,6 +35,12 @@ for round in 1 2; do
   timeout 150 /tmp/v/s54p/probe_sm90_bf16_wide --tall --paths $([ $round = 1 ] && echo --ring) \
     4096 5120 6144 8192 >> $L 2>&1
   echo "probe rc $?" >> $L
+  # The pair plans (clusters of two sharing A by multicast), never run before: alone, boxed, and
+  # in round 2 only if round 1's passed (a hang costs 90 s, not the call).
+  if [ $round = 1 ] || [ "$pairs_rc" = 0 ]; then
+    timeout 90 /tmp/v/s54p/probe_sm90_bf16_wide --pairs --paths 4096 5120 6144 8192 >> $L 2>&1
+    pairs_rc=$?; echo "pairs rc $pairs_rc" >> $L
+  fi
   timeout 60 /tmp/v/s53/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,5120,6144,8192 \
     > $OUT/last.txt 2>&1
   echo "bench rc $?" >> $L; grep -E "trimm sm|rror|FAIL" $OUT/last.txt >> $L
