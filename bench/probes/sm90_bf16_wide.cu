@@ -79,15 +79,16 @@ constexpr int kBoxN = 64;  // columns of a TMA box of B and C
 
 // M rows of a unit: M / 64 consumer warpgroups, then a warpgroup whose first thread produces.
 // Registers a thread at launch fill the SM; setmaxnreg then moves them to the consumers (M = 128:
-// 128 accumulators need more than 168; M = 192: 64 of them in 160).
-template <int M>
+// 128 accumulators need more than 168; M = 192: 64 of them in 160). kPair: the pairs' producer
+// spills at 24, so it keeps 40 (as sm90_16bit's, with 232) or 32 (M = 192).
+template <int M, bool kPair = false>
 struct Warps {
   static_assert(M == 128 || M == 192, "two or three consumer warpgroups of 64 rows");
   static constexpr int kConsumers = M / 64, kConsumerThreads = 128 * kConsumers;
   static constexpr int kThreads = kConsumerThreads + 128;
-  // (The pairs' producer needs more than 24: 40 as sm90_16bit's with 232, or 32 with 160.)
-  static constexpr int kLaunchRegs = M == 128 ? 168 : 128, kProducerRegs = M == 128 ? 40 : 32;
-  static constexpr int kConsumerRegs = M == 128 ? 232 : 160;
+  static constexpr int kLaunchRegs = M == 128 ? 168 : 128;
+  static constexpr int kProducerRegs = !kPair ? 24 : M == 128 ? 40 : 32;
+  static constexpr int kConsumerRegs = M == 128 ? (kPair ? 232 : 240) : 160;
   static_assert(kLaunchRegs * kThreads <= 65536 &&
                     kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
                 "one block per SM; setmaxnreg hands on only what the producer's warpgroup "
@@ -414,7 +415,7 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
   static_assert(kMode != 0 || Shape<M, 128>::kSlots * Shape<M, 128>::kStageBytes ==
                                   Shape<M, kWide>::kSlots * Shape<M, kWide>::kStageBytes,
                 "both widths' rings take the same bytes: one layout for a mixed launch");
-  using Wp = Warps<M>;
+  using Wp = Warps<M, kPair>;
   using Narrow = Smem<M, 128>;
   using Wide = Smem<M, kWide>;
   extern __shared__ __align__(1024) unsigned char raw[];
@@ -644,10 +645,10 @@ cudaLaunchConfig_t launch_config(int blocks, bool pairs, cudaLaunchAttribute* at
   cfg.blockDim = dim3(unsigned(Warps<M>::kThreads));
   cfg.dynamicSmemBytes = kSmem;
   attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = pairs ? 2 : 1;
+  attr->val.clusterDim.x = 2;
   attr->val.clusterDim.y = attr->val.clusterDim.z = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = pairs ? 1 : 0;  // (plain launches as before: no cluster attribute)
   return cfg;
 }
 
@@ -656,11 +657,15 @@ template <int M>
 int pair_clusters(int sms) {
   auto kernel = wide_probe<M, kPairs, 0>;
   cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg = launch_config<M>(sms, true, &attr);
+  const cudaLaunchConfig_t cfg = launch_config<M>(sms & ~1, true, &attr);
   PROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    int(cfg.dynamicSmemBytes)));
   int clusters = 0;
   PROBE_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+  if (clusters < 1) {
+    std::printf("probe_sm90_bf16_wide: no cluster of two fits (M = %d)\n", M);
+    std::exit(1);
+  }
   return std::min(clusters, sms / 2);
 }
 
@@ -856,7 +861,7 @@ int main(int argc, char** argv) {
       // Clusters of two sharing A's rows by multicast, against the plain plans above (another
       // invocation): sm90_16bit's pairs took its loads alone from 54 to 46 µs (session 35).
       const int clusters128 = pair_clusters<128>(sms), clusters192 = pair_clusters<192>(sms);
-      const Plan p128 = pair_plan<128>(n, clusters128, Cost{1.5});
+      const Plan p128 = pair_plan<128>(n, clusters128, Cost{1.5});  // (`wide` unused at M = 128)
       const Plan p192 = pair_plan<192>(n, clusters192, Cost{1.25});
       std::printf("wide-probe pairs: %d and %d clusters of two (W=128, M=192)\n", clusters128,
                   clusters192);

@@ -1,8 +1,8 @@
 # Prepared in session 54 (no device lent) for the next device session; run it first (~3-5 min).
 # (A helper's review read the M=192 path against a model of its units and masks: no bug found;
 # W=128 runs before M=192 in each round (not alternated: the two rounds give the spread).)
-# (Since 8edbf77 the probe's 128-row kernels run setmaxnreg 40/232, as sm90_16bit, not 24/240:
-# the W=128 skeleton may differ from session 43-47's rows by that.)
+# (A second review read the pair plans: no hang or wrong result found; its timing points mended:
+# plain launches carry no cluster attribute, and only the pair kernels take 40/232 registers.)
 # carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
 # build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s53: trimm of 3dab940.
 # The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
