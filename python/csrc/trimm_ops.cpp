@@ -54,7 +54,8 @@ std::string str(at::IntArrayRef sizes) {
   return s + "]";
 }
 std::string str(const at::Device& d) { return d.str(); }
-std::string str(at::ScalarType t) { return c10::toString(t); }
+// As Python prints a dtype (torch.int64, not c10's Long): the fake implementation's words.
+std::string str(at::ScalarType t) { return "torch." + std::string(c10::getDtypeNames(t).first); }
 
 void check_dtype(at::ScalarType dtype, trimm::Fill fill) {
   check(dtype == at::kFloat || dtype == at::kDouble || dtype == at::kHalf || dtype == at::kBFloat16,

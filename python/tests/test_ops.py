@@ -145,6 +145,25 @@ def test_bad_arguments_raise_in_the_operator_too(A, B, match):
         torch.ops.trimm.triu_matmul(A.to("meta"), B.to("meta"))
 
 
+@pytest.mark.parametrize("A,B", [
+    (torch.rand(5), torch.rand(5, 5)),
+    (torch.rand(4, 5), torch.rand(5, 4)),
+    (torch.rand(5, 5), torch.rand(5, 5, dtype=torch.float64)),
+    (torch.randint(0, 3, (5, 5)), torch.randint(0, 3, (5, 5))),
+    (torch.rand(5, 5, dtype=torch.complex64), torch.rand(5, 5, dtype=torch.complex64)),
+    (torch.rand(2, 5, 5), torch.rand(3, 5, 5)),
+])
+def test_operator_and_fake_raise_the_same_message(A, B):
+    """The C++ operator (CPU tensors) and its fake implementation (meta tensors) refuse bad
+    arguments in the same words, dtypes spelled as Python prints them."""
+    messages = []
+    for device in ("cpu", "meta"):
+        with pytest.raises(RuntimeError) as raised:
+            torch.ops.trimm.triu_matmul(A.to(device), B.to(device))
+        messages.append(str(raised.value).splitlines()[0])
+    assert messages[0] == messages[1]
+
+
 def test_backward_operator_checks_its_arguments():
     n = 5
     ints = torch.randint(0, 3, (n, n))
