@@ -354,6 +354,83 @@ TEST(GpuTrtrmmDispatch, DetectRefusedAlikeByTrtrmmAndSelectedKernel) {
                  "sm90_tf32x3");
 }
 
+// No device allocation, copy or synchronization in the call path: each kernel's call, captured
+// in global mode (where cudaMalloc, a synchronous copy or a sync fails the capture) at an n the
+// process has not called before (the host builds its launch order inside the capture), after a
+// call at another n has loaded the same kernels. The graph's C is then the uncaptured call's, bit
+// for bit (C poisoned before each).
+TEST(GpuTrtrmmDispatch, CallsCaptureInGlobalModeAtANewSize) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    const char* kernel;  // forced ("": dispatch's choice)
+    Precision precision;
+    Structure structure;
+    Fill fill;
+    int64_t warm_n, n, batch;
+  };
+  const Case cases[] = {
+      {"simt_small_fp32", Precision::Auto, Structure::Triangular, Fill::Upper, 200, 301, 1},
+      {"simt_small_fp32", Precision::Auto, Structure::Detect, Fill::Lower, 200, 303, 1},
+      {"simt_fp32", Precision::Ieee, Structure::Triangular, Fill::Upper, 1900, 1999, 1},
+      {"sm80_tf32x3", Precision::Fp32, Structure::Triangular, Fill::Lower, 500, 601, 2},
+      {"sm90_tf32x3", Precision::Fp32, Structure::Triangular, Fill::Upper, 1300, 1412, 1},
+      {"sm90_tf32x3", Precision::Fp32, Structure::Detect, Fill::Upper, 1300, 1416, 1},
+      {"sm90_tf32", Precision::Tf32, Structure::Triangular, Fill::Lower, 1300, 1420, 2},
+      {"sm90_fp16x3", Precision::Fp32, Structure::Triangular, Fill::Upper, 3072, 3204, 1},
+      {"sm90_fp16x1", Precision::Tf32, Structure::Triangular, Fill::Upper, 4096, 4228, 1},
+  };
+  const uint64_t seed = test::seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
+  cudaStream_t stream = nullptr;
+  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (const Case& k : cases) {
+    if (k.n > test::max_n() || !runs_here(k.kernel, k.n)) continue;
+    SCOPED_TRACE(std::string(k.kernel) + " " + to_string(k.structure) + " n = " +
+                 std::to_string(k.n));
+    Options o;
+    o.kernel = k.kernel;
+    o.precision = k.precision;
+    o.structure = k.structure;
+    const test::Workspace ws(o, k.n, k.batch);  // sized for the larger n: serves both calls
+    const int64_t ld = (k.n + 7) / 8 * 8, stride = k.n * ld;
+    std::vector<float> A, B;
+    for (int64_t b = 0; b < k.batch; ++b) {
+      const auto a = test::make(test::Kind::Triangular, k.fill, k.n, ld, test::integers(rng), rng);
+      const auto m = test::make(test::Kind::Triangular, k.fill, k.n, ld, test::integers(rng), rng);
+      A.insert(A.end(), a.begin(), a.end());
+      B.insert(B.end(), m.begin(), m.end());
+    }
+    std::vector<float> C0(A.size());
+    test::poison(C0);
+    DeviceBuffer<float> dA(A), dB(B), dC(C0);
+    auto call = [&](int64_t n, cudaStream_t s) {
+      trtrmm_strided_batched(k.fill, n, dA.get(), ld, stride, dB.get(), ld, stride, dC.get(), ld,
+                             stride, k.batch, s, o);
+    };
+    call(k.warm_n, stream);  // loads the kernels outside the capture
+    TEST_CUDA(cudaStreamSynchronize(stream));
+    dC.upload(C0);
+    cudaGraph_t graph = nullptr;
+    TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    call(k.n, stream);
+    const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+    ASSERT_EQ(captured, cudaSuccess) << cudaGetErrorString(captured);
+    cudaGraphExec_t exec = nullptr;
+    TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    TEST_CUDA(cudaGraphLaunch(exec, stream));
+    TEST_CUDA(cudaStreamSynchronize(stream));
+    const std::vector<float> from_graph = dC.download();
+    dC.upload(C0);
+    call(k.n, stream);
+    TEST_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_TRUE(test::same_bits(dC.download(), from_graph));
+    TEST_CUDA(cudaGraphExecDestroy(exec));
+    TEST_CUDA(cudaGraphDestroy(graph));
+  }
+  TEST_CUDA(cudaStreamDestroy(stream));
+}
+
 // Unforced, a call that brings sm90_fp16x3's workspace runs it where dispatch takes it (one
 // problem, sm_90, n >= 3072; what the bench labels its rows with says so), exact on integers
 // and fp32-accurate on signed inputs; below 3072 the same call runs sm90_tf32x3.
