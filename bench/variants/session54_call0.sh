@@ -3,8 +3,9 @@
 # W=128 runs before M=192 in each round (not alternated: the two rounds give the spread).)
 # (A second review read the pair plans: no hang or wrong result found; its timing points mended:
 # plain launches carry no cluster attribute, and only the pair kernels take 40/232 registers.)
-# carry ["build-carry/s54p.tar.xz", "build-carry/s53.tar.xz", ".deps/openblas"]
-# build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s53: trimm of 3dab940.
+# carry ["build-carry/s54p.tar.xz", "build-carry/s54.tar.xz", ".deps/openblas"]
+# build-carry/s54p.tar.xz: probe_sm90_bf16_wide (its COMMIT file names the tree); s54: trimm of
+# 3dab940 (src unchanged since) with session 54's test_gpu.
 # The question (bf16 bar, 0.045 ms at 4096): do 192×128 units (three consumer warpgroups, 40 KB
 # stages, 0.83× the bytes a flop of 128×128) turn fewer bytes into time where 128×256 did not?
 # bench/NOTES.md "Session 54" has the model: the busiest SM's bytes at 4096 2.83 MB against
@@ -24,9 +25,9 @@
 # Every M=192 row is checked against an fp32 reference with NaN in A's and B's other triangles
 # (bad 0, "OK"); a FAILED row is a bug in the probe's 192-row path, and its time means nothing.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
-mkdir -p /tmp/v && for b in s54p s53; do tar -xJf build-carry/$b.tar.xz -C /tmp/v; done
+mkdir -p /tmp/v && for b in s54p s54; do tar -xJf build-carry/$b.tar.xz -C /tmp/v; done
 L=$OUT/run.txt
-cat /tmp/v/s54p/COMMIT /tmp/v/s53/COMMIT >> $L
+cat /tmp/v/s54p/COMMIT /tmp/v/s54/COMMIT >> $L
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv >> $L 2>&1
 for round in 1 2; do
   echo "== round $round" >> $L
@@ -41,7 +42,7 @@ for round in 1 2; do
     timeout 90 /tmp/v/s54p/probe_sm90_bf16_wide --pairs --paths 4096 5120 6144 8192 >> $L 2>&1
     pairs_rc=$?; echo "pairs rc $pairs_rc" >> $L
   fi
-  timeout 60 /tmp/v/s53/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,5120,6144,8192 \
+  timeout 60 /tmp/v/s54/trimm bench --dtype bf16 --kernel sm90_16bit --sizes 4096,5120,6144,8192 \
     > $OUT/last.txt 2>&1
   echo "bench rc $?" >> $L; grep -E "trimm sm|rror|FAIL" $OUT/last.txt >> $L
 done
