@@ -112,6 +112,35 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
 };
 
+// No device allocation, copy or synchronization in a call's path: call(n, stream), captured in
+// global mode (where cudaMalloc, a synchronous copy or a sync anywhere fails the capture) at an n
+// the process has not called before (the host builds its launch order inside the capture), after
+// call(warm_n, stream) has loaded the same kernels outside it. The capture must succeed and the
+// graph's C be the uncaptured call's, bit for bit (C reset to C0 before each).
+template <typename U, typename Call>
+void expect_captures_in_global_mode(Call&& call, int64_t warm_n, int64_t n, DeviceBuffer<U>& dC,
+                                    const std::vector<U>& C0, cudaStream_t stream) {
+  call(warm_n, stream);
+  TEST_CUDA(cudaStreamSynchronize(stream));
+  dC.upload(C0);
+  cudaGraph_t graph = nullptr;
+  TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  call(n, stream);
+  const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(captured, cudaSuccess) << "the capture: " << cudaGetErrorString(captured);
+  cudaGraphExec_t exec = nullptr;
+  TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  TEST_CUDA(cudaGraphLaunch(exec, stream));
+  TEST_CUDA(cudaStreamSynchronize(stream));
+  const std::vector<U> from_graph = dC.download();
+  dC.upload(C0);
+  call(n, stream);
+  TEST_CUDA(cudaStreamSynchronize(stream));
+  EXPECT_TRUE(same_bits(dC.download(), from_graph)) << "the graph's C against the call's";
+  TEST_CUDA(cudaGraphExecDestroy(exec));
+  TEST_CUDA(cudaGraphDestroy(graph));
+}
+
 // options.workspace for a call, as trtrmm_workspace_bytes sizes it for these options (none where
 // the call needs none): construct it after setting the options' kernel and structure.
 class Workspace {

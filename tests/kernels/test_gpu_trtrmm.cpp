@@ -354,15 +354,13 @@ TEST(GpuTrtrmmDispatch, DetectRefusedAlikeByTrtrmmAndSelectedKernel) {
                  "sm90_tf32x3");
 }
 
-// No device allocation, copy or synchronization in the call path: each kernel's call, captured
-// in global mode (where cudaMalloc, a synchronous copy or a sync fails the capture) at an n the
-// process has not called before (the host builds its launch order inside the capture), after a
-// call at another n has loaded the same kernels. The graph's C is then the uncaptured call's, bit
-// for bit (C poisoned before each).
+// No device allocation, copy or synchronization in the call path, kernel by kernel
+// (test::expect_captures_in_global_mode): forced, each with its precision, structure and
+// workspace, batched where the kernel takes batches.
 TEST(GpuTrtrmmDispatch, CallsCaptureInGlobalModeAtANewSize) {
   SKIP_WITHOUT_GPU();
   struct Case {
-    const char* kernel;  // forced ("": dispatch's choice)
+    const char* kernel;
     Precision precision;
     Structure structure;
     Fill fill;
@@ -404,29 +402,12 @@ TEST(GpuTrtrmmDispatch, CallsCaptureInGlobalModeAtANewSize) {
     std::vector<float> C0(A.size());
     test::poison(C0);
     DeviceBuffer<float> dA(A), dB(B), dC(C0);
-    auto call = [&](int64_t n, cudaStream_t s) {
-      trtrmm_strided_batched(k.fill, n, dA.get(), ld, stride, dB.get(), ld, stride, dC.get(), ld,
-                             stride, k.batch, s, o);
-    };
-    call(k.warm_n, stream);  // loads the kernels outside the capture
-    TEST_CUDA(cudaStreamSynchronize(stream));
-    dC.upload(C0);
-    cudaGraph_t graph = nullptr;
-    TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    call(k.n, stream);
-    const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
-    ASSERT_EQ(captured, cudaSuccess) << cudaGetErrorString(captured);
-    cudaGraphExec_t exec = nullptr;
-    TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    TEST_CUDA(cudaGraphLaunch(exec, stream));
-    TEST_CUDA(cudaStreamSynchronize(stream));
-    const std::vector<float> from_graph = dC.download();
-    dC.upload(C0);
-    call(k.n, stream);
-    TEST_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_TRUE(test::same_bits(dC.download(), from_graph));
-    TEST_CUDA(cudaGraphExecDestroy(exec));
-    TEST_CUDA(cudaGraphDestroy(graph));
+    test::expect_captures_in_global_mode(
+        [&](int64_t n, cudaStream_t s) {
+          trtrmm_strided_batched(k.fill, n, dA.get(), ld, stride, dB.get(), ld, stride, dC.get(),
+                                 ld, stride, k.batch, s, o);
+        },
+        k.warm_n, k.n, dC, C0, stream);
   }
   TEST_CUDA(cudaStreamDestroy(stream));
 }

@@ -1437,6 +1437,74 @@ TEST_F(GpuTrtrmm16Errors, EmptyProblemsAreNoOps) {
       trtrmm_strided_batched(Fill::Lower, 5, b, 5, 0, b, 5, 0, nullptr, 5, 25, 0));
 }
 
+// No device allocation, copy or synchronization in the 16-bit call path, kernel by kernel and
+// through Detect's scan and gated launches (test::expect_captures_in_global_mode): sm90_16bit's
+// cluster split (small n), persistent batches and cluster pairs (3072 and up) among them.
+struct Capture16Case {
+  const char* kernel;  // "": dispatch's choice
+  bool bf16;
+  Structure structure;
+  Fill fill;
+  int64_t warm_n, n, batch;
+};
+
+template <class F>
+void expect_capture16(const Capture16Case& k, std::mt19937_64& rng, cudaStream_t stream) {
+  using T = typename F::T;
+  SCOPED_TRACE(std::string(F::kName) + " '" + k.kernel + "' " + to_string(k.structure) +
+               " n = " + std::to_string(k.n) + " batch " + std::to_string(k.batch));
+  const int64_t ld = (k.n + 7) / 8 * 8, stride = k.n * ld;
+  Bits A, B;
+  for (int64_t b = 0; b < k.batch; ++b) {
+    const Bits a = make_triangular16<F>(k.fill, k.n, ld, generator(Inputs::Integers, rng));
+    const Bits m = make_triangular16<F>(k.fill, k.n, ld, generator(Inputs::Integers, rng));
+    A.insert(A.end(), a.begin(), a.end());
+    B.insert(B.end(), m.begin(), m.end());
+  }
+  const Bits C0(A.size(), F::kNaN);
+  DeviceBuffer<uint16_t> dA(A), dB(B), dC(C0);
+  DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0u));
+  Options o = k.structure == Structure::Detect ? detect_options16(k.kernel, work) : Options{};
+  o.kernel = k.kernel;
+  const T* a = reinterpret_cast<const T*>(dA.get());
+  const T* b = reinterpret_cast<const T*>(dB.get());
+  T* c = reinterpret_cast<T*>(dC.get());
+  test::expect_captures_in_global_mode(
+      [&](int64_t n, cudaStream_t s) {
+        trtrmm_strided_batched(k.fill, n, a, ld, stride, b, ld, stride, c, ld, stride, k.batch, s,
+                               o);
+      },
+      k.warm_n, k.n, dC, C0, stream);
+}
+
+TEST(GpuTrtrmm16Dispatch, CallsCaptureInGlobalModeAtANewSize) {
+  SKIP_WITHOUT_GPU();
+  const Capture16Case cases[] = {
+      {"sm80_16bit_small", false, Structure::Triangular, Fill::Upper, 200, 301, 1},
+      {"sm90_16bit", true, Structure::Triangular, Fill::Lower, 600, 704, 1},
+      {"sm90_16bit", false, Structure::Triangular, Fill::Upper, 1100, 1304, 2},
+      {"sm90_16bit", true, Structure::Triangular, Fill::Upper, 3072, 3208, 1},
+      {"sm80_16bit", true, Structure::Triangular, Fill::Lower, 1000, 1104, 2},
+      {"", true, Structure::Detect, Fill::Upper, 600, 712, 1},
+      {"", false, Structure::Detect, Fill::Lower, 2304, 2408, 1},
+  };
+  const uint64_t seed = test::seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(test::seed_note(seed));
+  cudaStream_t stream = nullptr;
+  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (const Capture16Case& k : cases) {
+    if (k.n > test::max_n()) continue;
+    const bool forced = *k.kernel != '\0';
+    if (forced && (k.bf16 ? !runs_here16<Bf16>(k.kernel) : !runs_here16<Fp16>(k.kernel))) continue;
+    if (k.bf16)
+      expect_capture16<Bf16>(k, rng, stream);
+    else
+      expect_capture16<Fp16>(k, rng, stream);
+  }
+  TEST_CUDA(cudaStreamDestroy(stream));
+}
+
 // The host-side rounding the checks rely on, against known values.
 TEST(Trtrmm16HostFormats, RoundingToNearestEven) {
   EXPECT_EQ(Fp16::from(1.0), 0x3C00);
