@@ -4,6 +4,8 @@
 # cases up to 4097 (2929 passed at f1b936b); the 210 past it (5500-8320: the pairs' layout, the
 # bands, the split past the table) have not run since session 51's code. Session 53's host changes
 # reach sm90_16bit's pair layout (now a copy) and its orders.
+# With session 54's GpuTrtrmm16Dispatch.CallsCaptureInGlobalModeAtANewSize (seven 16-bit calls
+# captured in global mode at a new n; a failure names the call and CUDA's error).
 # Predicted: every case passes; wall ~150-300 s (the fp64 references at 8192 dominate).
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1
 mkdir -p /tmp/v && tar -xJf build-carry/s54.tar.xz -C /tmp/v
