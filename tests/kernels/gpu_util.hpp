@@ -116,10 +116,19 @@ class DeviceBuffer {
 // global mode (where cudaMalloc, a synchronous copy or a sync anywhere fails the capture) at an n
 // the process has not called before (the host builds its launch order inside the capture), after
 // call(warm_n, stream) has loaded the same kernels outside it. The capture must succeed and the
-// graph's C be the uncaptured call's, bit for bit (C reset to C0 before each).
+// graph's C be the uncaptured call's, bit for bit (C reset to C0 before each). On a stream of its
+// own.
 template <typename U, typename Call>
 void expect_captures_in_global_mode(Call&& call, int64_t warm_n, int64_t n, DeviceBuffer<U>& dC,
-                                    const std::vector<U>& C0, cudaStream_t stream) {
+                                    const std::vector<U>& C0) {
+  struct OwnStream {
+    cudaStream_t s = nullptr;
+    ~OwnStream() {
+      if (s != nullptr) cudaStreamDestroy(s);
+    }
+  } own;
+  TEST_CUDA(cudaStreamCreateWithFlags(&own.s, cudaStreamNonBlocking));
+  const cudaStream_t stream = own.s;
   call(warm_n, stream);
   TEST_CUDA(cudaStreamSynchronize(stream));
   dC.upload(C0);

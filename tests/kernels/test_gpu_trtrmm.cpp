@@ -380,8 +380,6 @@ TEST(GpuTrtrmmDispatch, CallsCaptureInGlobalModeAtANewSize) {
   const uint64_t seed = test::seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE(test::seed_note(seed));
-  cudaStream_t stream = nullptr;
-  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (const Case& k : cases) {
     if (k.n > test::max_n() || !runs_here(k.kernel, k.n)) continue;
     SCOPED_TRACE(std::string(k.kernel) + " " + to_string(k.structure) + " n = " +
@@ -407,9 +405,8 @@ TEST(GpuTrtrmmDispatch, CallsCaptureInGlobalModeAtANewSize) {
           trtrmm_strided_batched(k.fill, n, dA.get(), ld, stride, dB.get(), ld, stride, dC.get(),
                                  ld, stride, k.batch, s, o);
         },
-        k.warm_n, k.n, dC, C0, stream);
+        k.warm_n, k.n, dC, C0);
   }
-  TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 // Unforced, a call that brings sm90_fp16x3's workspace runs it where dispatch takes it (one

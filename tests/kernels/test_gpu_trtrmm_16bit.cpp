@@ -1449,7 +1449,7 @@ struct Capture16Case {
 };
 
 template <class F>
-void expect_capture16(const Capture16Case& k, std::mt19937_64& rng, cudaStream_t stream) {
+void expect_capture16(const Capture16Case& k, std::mt19937_64& rng) {
   using T = typename F::T;
   SCOPED_TRACE(std::string(F::kName) + " '" + k.kernel + "' " + to_string(k.structure) +
                " n = " + std::to_string(k.n) + " batch " + std::to_string(k.batch));
@@ -1474,7 +1474,7 @@ void expect_capture16(const Capture16Case& k, std::mt19937_64& rng, cudaStream_t
         trtrmm_strided_batched(k.fill, n, a, ld, stride, b, ld, stride, c, ld, stride, k.batch, s,
                                o);
       },
-      k.warm_n, k.n, dC, C0, stream);
+      k.warm_n, k.n, dC, C0);
 }
 
 TEST(GpuTrtrmm16Dispatch, CallsCaptureInGlobalModeAtANewSize) {
@@ -1491,18 +1491,15 @@ TEST(GpuTrtrmm16Dispatch, CallsCaptureInGlobalModeAtANewSize) {
   const uint64_t seed = test::seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE(test::seed_note(seed));
-  cudaStream_t stream = nullptr;
-  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (const Capture16Case& k : cases) {
     if (k.n > test::max_n()) continue;
     const bool forced = *k.kernel != '\0';
     if (forced && (k.bf16 ? !runs_here16<Bf16>(k.kernel) : !runs_here16<Fp16>(k.kernel))) continue;
     if (k.bf16)
-      expect_capture16<Bf16>(k, rng, stream);
+      expect_capture16<Bf16>(k, rng);
     else
-      expect_capture16<Fp16>(k, rng, stream);
+      expect_capture16<Fp16>(k, rng);
   }
-  TEST_CUDA(cudaStreamDestroy(stream));
 }
 
 // The host-side rounding the checks rely on, against known values.
