@@ -1,6 +1,6 @@
 # Prepared in session 53 (no device lent) for the next device session (~5-7 min, boxed).
 # carry ["build-carry/s54.tar.xz", "build-carry/s52v.tar.xz", ".deps/openblas"]
-# build-carry/s54.tar.xz: test_gpu and test_gpu_16bit of a95d61e, trimm of 3dab940 (src unchanged
+# build-carry/s54.tar.xz: test_gpu and test_gpu_16bit of 4372a89, trimm of 3dab940 (src unchanged
 # since; COMMIT), built on the CPU
 # machine; s52v: the same three of 7c029a4 (session 52's code, for the bench's baseline).
 # Session 53 changed the GPU call path on the host and nothing on the device: the launch orders
