@@ -107,10 +107,10 @@ void launch_sm80_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 void launch_sm90_tf32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // sm90_fp16x3: its prepass writes p.workspace, fp16x3_workspace_bytes(n, batch) bytes (SIZE_MAX
-// past 2^62), 256-byte aligned (the host API checks it before anything is
-// launched, from the kernel table's entry). It zeroes *p.gate itself (KernelEntry::zeroes_gate), in
-// one memset with its workspace: the gate must lie at most kGateReach bytes before p.workspace (the
-// host API's layout; else it throws).
+// past 2^62), 256-byte aligned (the host API checks it before anything is launched, from the
+// kernel table's entry). It zeroes *p.gate itself (KernelEntry::zeroes_gate), in one memset with
+// its workspace: the gate must lie at most kGateReach bytes before p.workspace (the host API's
+// layout; else it throws).
 constexpr size_t kGateReach = 256;
 void launch_sm90_fp16x3(const Problem& p, const DeviceInfo& dev, Stream stream);
 size_t fp16x3_workspace_bytes(int64_t n, int64_t batch);
