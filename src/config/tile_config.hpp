@@ -129,6 +129,24 @@ inline constexpr int kSm90Bf16Band = 12;
 // to n = 11392 on 132 SMs.
 inline constexpr int64_t kSm90Bf16PairMinN = 3072;
 inline constexpr int64_t kSm90Bf16PairMaxN = 8192;
+// sm90_16bit's tall units (sched/tall_order.hpp, docs/sm90_16bit_wide_plan.md option C): 192
+// rows × 128 columns, 64 k a stage, a ring of 4 stages of 40 KB (A 192×64, B 64×128), three
+// consumer warpgroups of 64 rows and 48 KB of staging for C. 0.83× the bytes a multiply-add of a
+// 128×128 unit; below n = 4096 too few units for 132 SMs (the model,
+// bench/variants/s54_tile_shape_model.py). Taken for one Upper problem from kSm90Bf16TallMinN to
+// kSm90Bf16TallMaxN, before the pairs. bf16 against the pairs, ms (session 55, two rounds): 4096
+// 0.0481-0.0484 / 0.0486-0.0489; 5120 0.0803-0.0804 / 0.0842-0.0843; 6144 0.1300-0.1303 /
+// 0.1353-0.1360; 8192 0.3136-0.3177 / 0.3403-0.3418. Not measured past 8192 (the bands win there
+// over the pairs from 8448) nor below 4096.
+struct TallTile {
+  int rows, cols;  // a unit of C
+  int bk;          // k per stage
+  int stages;      // depth of the shared-memory ring
+  constexpr int consumers() const { return rows / 64; }
+};
+inline constexpr TallTile kSm90Bf16Tall{192, 128, 64, 4};
+inline constexpr int64_t kSm90Bf16TallMinN = 4096;
+inline constexpr int64_t kSm90Bf16TallMaxN = 8192;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16
 // planes, so a stage is 64 KB: 3 in the ring (its product: 125 µs at 4096, session 22).

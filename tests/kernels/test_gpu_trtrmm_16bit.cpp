@@ -375,10 +375,12 @@ TEST_P(GpuTrtrmm16, NormalInputsWithinBound) {
 // n = 1024, integers only, and only where n is not a multiple of 8 (4097, 5500, 5889, 8193): there
 // the TMA kernel refuses the n × n views of the other bodies (they check only the refusal), so
 // this is its only run at those n: its last tile column stored through registers. Also
-// sm90_16bit's persistent blocks (2560) and cluster pairs (3072) with ld > n.
+// sm90_16bit's persistent blocks (2560), cluster pairs (3072) and tall units (4160: C's TMA store
+// clips a last column block of 64) with ld > n.
 TEST_P(GpuTrtrmm16, PaddedLeadingDimensions) {
   const int64_t n = std::get<3>(GetParam());
-  const bool wide_layout = std::get<1>(GetParam()) == "sm90_16bit" && (n == 2560 || n == 3072);
+  const bool wide_layout =
+      std::get<1>(GetParam()) == "sm90_16bit" && (n == 2560 || n == 3072 || n == 4160);
   if (n > 1024 && n % 8 == 0 && !wide_layout)
     GTEST_SKIP() << "past n = 1024, checked where n % 8 != 0";
   const int64_t ld = (n + 7) / 8 * 8 + 8;
@@ -445,8 +447,8 @@ TEST_P(GpuTrtrmm16, InfInputsLeaveTheZeroTriangleZero) {
 // kernel (sm90_16bit from 641 on sm_90, 4 ranks). 2560: sm90_16bit's unpaired persistent blocks
 // (1-2 units each), whose epilogues overlap the next unit's first stage, through TMA. 3072: the
 // pair threshold of sm90_16bit (kSm90Bf16PairMinN), 24 tiles, none paired with itself. 4097: its
-// pairs, the last tile column through registers (PaddedLeadingDimensions: the n × n view is
-// refused).
+// pairs (Lower) and tall units (Upper), the last column through registers
+// (PaddedLeadingDimensions: the n × n view is refused).
 const std::vector<int64_t> kSizes = {1,   2,   3,    17,   31,   33,   64,   127,  128,  129,  255,
                                      256, 511, 512,  640,  704,  1000, 1024, 1025, 2560, 3072, 4097};
 
@@ -503,15 +505,30 @@ INSTANTIATE_TEST_SUITE_P(
 // sched::PairLayout's 4096 entries, up to config::kSm90Bf16PairMaxN. 5500 (43 tiles) and 5889
 // (47): n not a multiple of 8, the last tile column through registers (in
 // PaddedLeadingDimensions: the other bodies' n × n views are refused); 6144 (48 tiles) and 8192
-// (64, the last n with pairs): every tile through TMA.
-INSTANTIATE_TEST_SUITE_P(
-    WidePairs, GpuTrtrmm16,
-    ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
-                       ::testing::Values(std::string("sm90_16bit")),
-                       ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values(int64_t(5500), int64_t(5889), int64_t(6144),
-                                         int64_t(8192))),
-    kernel_suite_name);
+// (64, the last n with pairs): every tile through TMA. 4095 (32 tiles), the last Upper pairs below
+// the tall units, its last tile column through registers. Upper takes the tall units past it
+// (config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN), with the same edges: 5500 and 5889 a last
+// row block of 124 and 129 rows, 6144 of 0 (32 whole row blocks), 8192 of 128.
+INSTANTIATE_TEST_SUITE_P(WidePairs, GpuTrtrmm16,
+                         ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                                            ::testing::Values(std::string("sm90_16bit")),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values(int64_t(4095), int64_t(5500),
+                                                              int64_t(5889), int64_t(6144),
+                                                              int64_t(8192))),
+                         kernel_suite_name);
+
+// sm90_16bit's tall units (sched/tall_order.hpp: 192×128, one Upper problem from
+// config::kSm90Bf16TallMinN). 4096: a last row block of 64 rows (TMA fills A's rows past n with
+// zeros and clips C's), row blocks whose first unit holds whole boxes of B's columns below the
+// diagonal (odd row blocks: their first 64 columns); 4160: a last row block of 128 rows and a last
+// column block of 64.
+INSTANTIATE_TEST_SUITE_P(Tall, GpuTrtrmm16,
+                         ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                                            ::testing::Values(std::string("sm90_16bit")),
+                                            ::testing::Values(Fill::Upper),
+                                            ::testing::Values(int64_t(4096), int64_t(4160))),
+                         kernel_suite_name);
 
 // --- batches --------------------------------------------------------------------------------
 using BatchParam = std::tuple<Type, Fill, int64_t>;
@@ -1319,40 +1336,45 @@ TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
 
 // The same flags from sm90_16bit's cluster pairs (one problem, config::kSm90Bf16PairMinN to
 // kSm90Bf16PairMaxN: two blocks share each level, and rank 1 stores and flags no tile both
-// computed): triangular integers (no flag, the structured product exact), an Inf on A's diagonal
-// (its output flag, then the exact launch), and with a nonzero in B's other triangle too (the dense
-// launch's flag, then the exact launch).
-TEST_F(GpuDetect16Pinned, Sm90PairsFlagTheirOutputs) {
+// computed) and, Upper from config::kSm90Bf16TallMinN, its tall units: triangular integers (no
+// flag, the structured product exact), an Inf on A's diagonal (its output flag, then the exact
+// launch), and with a nonzero in B's other triangle too (the dense launch's flag, then the exact
+// launch).
+TEST_F(GpuDetect16Pinned, Sm90PairsAndTallUnitsFlagTheirOutputs) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
   using T = F::T;
-  const int64_t n = config::kSm90Bf16PairMinN, ld = n + 8;
-  SKIP_ABOVE_MAX_N(n);
+  SKIP_ABOVE_MAX_N(config::kSm90Bf16PairMinN);
   if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   const double inf = std::numeric_limits<double>::infinity();
-  for (const Fill fill : {Fill::Upper, Fill::Lower})
-    for (int plant = 0; plant < 3; ++plant) {
-      SCOPED_TRACE(std::string(to_string(fill)) + " case " + std::to_string(plant));
-      const auto gen = test::integers(rng_);
-      Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-      Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
-      const int64_t r = n / 2 + 3;
-      if (plant >= 1) A[size_t(r * ld + r)] = F::from(inf);
-      const int64_t outside = fill == Fill::Upper ? (n - 1) * ld + 5 : 5 * ld + n - 1;
-      if (plant == 2) B[size_t(outside)] = F::from(2.0);
-      DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
-      DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
-      const Options o = detect_options16("sm90_16bit", work);
-      trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
-             reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld, nullptr,
-             o);
-      TEST_CUDA(cudaGetLastError());
-      const uint32_t want[] = {0u, kernels::kNonFiniteOut,
-                               kernels::kOutsideB | kernels::kNonFiniteDense};
-      EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want[plant]);
-      const auto ref = dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
-      EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
-    }
+  for (const int64_t n : {config::kSm90Bf16PairMinN, config::kSm90Bf16TallMinN}) {
+    if (n > test::max_n()) continue;  // (the tall units' n, above TRIMM_TEST_MAX_N)
+    const int64_t ld = n + 8;
+    for (const Fill fill : {Fill::Upper, Fill::Lower})
+      for (int plant = 0; plant < 3; ++plant) {
+        SCOPED_TRACE(std::string(to_string(fill)) + " n " + std::to_string(n) + " case " +
+                     std::to_string(plant));
+        const auto gen = test::integers(rng_);
+        Bits A = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+        Bits B = make16<F>(test::Kind::Triangular, fill, n, ld, gen, rng_);
+        const int64_t r = n / 2 + 3;
+        if (plant >= 1) A[size_t(r * ld + r)] = F::from(inf);
+        const int64_t outside = fill == Fill::Upper ? (n - 1) * ld + 5 : 5 * ld + n - 1;
+        if (plant == 2) B[size_t(outside)] = F::from(2.0);
+        DeviceBuffer<uint16_t> dA(A), dB(B), dC(Bits(size_t(n * ld), F::kNaN));
+        DeviceBuffer<uint32_t> work(std::vector<uint32_t>(1, 0xDEADBEEFu));
+        const Options o = detect_options16("sm90_16bit", work);
+        trtrmm(fill, n, reinterpret_cast<const T*>(dA.get()), ld,
+               reinterpret_cast<const T*>(dB.get()), ld, reinterpret_cast<T*>(dC.get()), ld,
+               nullptr, o);
+        TEST_CUDA(cudaGetLastError());
+        const uint32_t want[] = {0u, kernels::kNonFiniteOut,
+                                 kernels::kOutsideB | kernels::kNonFiniteDense};
+        EXPECT_EQ(call_flags(work.download()[0], 0xDEADBEEFu), want[plant]);
+        const auto ref = dense_reference(fill, n, to_float<F>(A), ld, to_float<F>(B), ld, false);
+        EXPECT_TRUE(matches_dense16<F>(fill, n, dC.download().data(), ld, ref, nullptr));
+      }
+  }
 }
 
 // --- errors ---------------------------------------------------------------------------------
@@ -1439,7 +1461,8 @@ TEST_F(GpuTrtrmm16Errors, EmptyProblemsAreNoOps) {
 
 // No device allocation, copy or synchronization in the 16-bit call path, kernel by kernel and
 // through Detect's scan and gated launches (test::expect_captures_in_global_mode): sm90_16bit's
-// cluster split (small n), persistent batches and cluster pairs (3072 and up) among them.
+// cluster split (small n), persistent batches, cluster pairs (3072 and up) and tall units (4096
+// and up) among them.
 struct Capture16Case {
   const char* kernel;  // "": dispatch's choice
   bool bf16;
@@ -1484,6 +1507,8 @@ TEST(GpuTrtrmm16Dispatch, CallsCaptureInGlobalModeAtANewSize) {
       {"sm90_16bit", true, Structure::Triangular, Fill::Lower, 600, 704, 1},
       {"sm90_16bit", false, Structure::Triangular, Fill::Upper, 1100, 1304, 2},
       {"sm90_16bit", true, Structure::Triangular, Fill::Upper, 3072, 3208, 1},
+      {"sm90_16bit", false, Structure::Triangular, Fill::Upper, 4096, 4160, 1},  // tall units
+      {"", true, Structure::Detect, Fill::Upper, 4160, 4224, 1},  // Detect's scan, then tall
       {"sm80_16bit", true, Structure::Triangular, Fill::Lower, 1000, 1104, 2},
       {"", true, Structure::Detect, Fill::Upper, 600, 712, 1},
       {"", false, Structure::Detect, Fill::Lower, 2304, 2408, 1},

@@ -71,10 +71,12 @@ struct PairLevel {
   TRIMM_HD int common_steps() const { return steps > partner_steps ? steps : partner_steps; }
 };
 
-// The list's units in order (its tiles as whole units of s).
+// The list's units in order (its tiles as whole units of s: a sched::TriangleSchedule, or a
+// sched::TallSchedule's row and column blocks).
+template <class Schedule>
 class Walk {
  public:
-  TRIMM_HD Walk(const Entry* list, const sched::TriangleSchedule& s) : list_(list), s_(s) {}
+  TRIMM_HD Walk(const Entry* list, const Schedule& s) : list_(list), s_(s) {}
   TRIMM_HD bool next(sched::WorkUnit& u) {
     if (i_ == kMaxLevels || list_[i_].bi < 0) return false;
     const Entry v = list_[i_++];
@@ -91,7 +93,7 @@ class Walk {
 
  private:
   const Entry* list_;
-  const sched::TriangleSchedule& s_;
+  const Schedule& s_;
   int i_ = 0;
 };
 
@@ -135,7 +137,7 @@ class PairWalk {
   }
 
  private:
-  Walk walk_;
+  Walk<sched::TriangleSchedule> walk_;
   const uint16_t* partner_;
   const sched::TriangleSchedule& s_;
   int i_ = 0;

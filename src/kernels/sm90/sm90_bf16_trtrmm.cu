@@ -66,6 +66,8 @@
 #include "kernels/sm90/launch_registers.hpp"
 #include "kernels/sm90/ptx.cuh"
 #include "kernels/sm90/tensor_map.cuh"
+#include "sched/order_cache.hpp"
+#include "sched/tall_order.hpp"
 #include "sched/triangle_scheduler.hpp"
 
 static_assert(sizeof(trimm::half_t) == sizeof(__half) && alignof(trimm::half_t) == alignof(__half),
@@ -78,7 +80,49 @@ namespace trimm::kernels::sm90_16bit {
 namespace {
 
 constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
-constexpr int kTile = Cfg.tile, kStep = Cfg.bk, kStages = Cfg.stages;
+constexpr config::TallTile Tall = config::kSm90Bf16Tall;
+constexpr int kTile = Cfg.tile, kStep = Cfg.bk;
+constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
+constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
+constexpr int kHelperThreads = 96;  // the last warpgroup's warps after the producer's
+static_assert(kStep == kBoxN, "a stage of A is one TMA box: k spans one 128-byte row");
+static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
+static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
+static_assert(Tall.cols == kTile && Tall.bk == kStep,
+              "tall units are 128 wide, with the square tiles' stage of k");
+
+// A block's form, by the rows M of its units: the square schedule's 128×128 tiles, or tall
+// 192×128 units (Upper, one problem: sched/tall_order.hpp). Each consumer warpgroup owns 64 rows
+// of a unit, all 128 columns (m64n128k16); the last warpgroup holds the producer warp and the
+// helper warps. Registers a thread: at launch (one block per SM), then after setmaxnreg, which
+// moves them from the last warpgroup to the consumers' accumulators (consume_units). Each SM
+// sub-partition hosts one warp of each warpgroup.
+template <int M>
+struct Form {
+  static_assert(M == kTile || M == Tall.rows, "the square tiles or the tall units");
+  static constexpr int kConsumers = M / 64, kConsumerThreads = 128 * kConsumers;
+  static constexpr int kThreads = kConsumerThreads + 32 + kHelperThreads;
+  static constexpr int kStages = M == kTile ? Cfg.stages : Tall.stages;
+  static constexpr int kLaunchRegs = M == kTile ? 168 : 128;
+  static constexpr int kProducerRegs = M == kTile ? 40 : 32;  // (tall: 24 spills)
+  static constexpr int kConsumerRegs = M == kTile ? 232 : 160;
+  // Accumulator sets a consumer thread: two of 64, or (160 registers) one.
+  static constexpr int kAccSets = M == kTile ? 2 : 1;
+  static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
+  static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
+                "setmaxnreg hands on only what the producer warpgroup gives up");
+  static_assert(kConsumerRegs % 8 == 0 && kProducerRegs % 8 == 0 && kProducerRegs >= 24,
+                "setmaxnreg takes multiples of 8 from 24");
+};
+using Square = Form<kTile>;
+constexpr int kStages = Square::kStages, kConsumers = Square::kConsumers;
+constexpr int kThreads = Square::kThreads, kConsumerThreads = Square::kConsumerThreads;
+constexpr int kLaunchRegs = Square::kLaunchRegs;
+static_assert(kThreads == Cfg.threads() && kConsumerThreads == 128 * Cfg.consumers,
+              "the table's shape");
+static_assert(Form<Tall.rows>::kConsumers == Tall.consumers() &&
+                  Form<Tall.rows>::kStages == Tall.stages,
+              "the table's tall shape");
 // A cluster's k split keeps fewer loads in flight: at n = 1024, 4 of the 6 slots ran 11.9 µs
 // against 12.45 (its blocks all start at once, and a block's first stage arrives sooner), while
 // the persistent kernel at 4096 wants all 6 (58.2 against 59.0-59.9 µs with 4; session 17,
@@ -91,45 +135,33 @@ static_assert(kSplitRing >= 2 && kSplitRing <= kStages, "the split's ring is par
 // at most two).
 constexpr int kMaxPairLag = kStages - 2;
 
-constexpr int kConsumers = Cfg.consumers, kThreads = Cfg.threads();
-constexpr int kConsumerThreads = 128 * kConsumers;
-constexpr int kHelperThreads = 96;  // warps 9-11
-// Registers per thread of the unsplit kernel: at launch (one block per SM), then after
-// setmaxnreg, which moves them from warpgroup 2 to the consumers' two accumulator sets
-// (consume_units). Each SM sub-partition hosts one warp of each warpgroup.
-constexpr int kLaunchRegs = 168, kProducerRegs = 40, kConsumerRegs = 232;
-constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
-constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
-static_assert(kThreads == kConsumerThreads + 32 + kHelperThreads,
-              "consumers, then the producer warp, then the helper warps");
-static_assert(kTile == 128 && kConsumers == 2, "two consumers of 64 rows: wgmma M is 64, N 128");
-static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
-static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
-              "setmaxnreg hands on only what the producer warpgroup gives up");
-static_assert(kStep == kBoxN, "a stage of A is one TMA box: k spans one 128-byte row");
-static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
-static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
-
 // One pipeline stage, every tile in rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as the descriptors require.
-struct alignas(1024) StageBuffers {
-  uint16_t a[kTile * kStep];  // (m 128, k 64): A rows, K-major
+template <int M>
+struct alignas(1024) Stage {
+  uint16_t a[M * kStep];      // (m M, k 64): A rows, K-major
   uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
 };
-static_assert(sizeof(StageBuffers) == 2 * 2 * kTile * kStep, "no padding inside a stage");
+static_assert(sizeof(Stage<kTile>) == 2 * 2 * kTile * kStep &&
+                  sizeof(Stage<Tall.rows>) == 2 * (Tall.rows + kTile) * kStep,
+              "no padding inside a stage");
 // C's tile on its way out: each consumer's 64 rows as two TMA boxes of 64 columns, in the same
 // 128-byte swizzle (so that the accumulators' pairs land in distinct banks).
 struct alignas(1024) OutBuffer {
   uint16_t box[kTile / kBoxN][64 * kBoxN];
 };
-struct SharedStorage {
-  StageBuffers stage[kStages];
-  OutBuffer out[kConsumers];
-  uint64_t full[kStages], empty[kStages];
+template <int M>
+struct Storage {
+  Stage<M> stage[Form<M>::kStages];
+  OutBuffer out[Form<M>::kConsumers];
+  uint64_t full[Form<M>::kStages], empty[Form<M>::kStages];
   unit_list::Entry units[unit_list::kMaxLevels];  // the block's units (unsplit kernel)
   uint16_t partner[unit_list::kMaxLevels];  // a pair layout's partners, level by level (kPair)
 };
-static_assert(sizeof(SharedStorage) + 1024 <= 227 * 1024, "fits a block's shared memory");
+using SharedStorage = Storage<kTile>;
+static_assert(sizeof(Storage<kTile>) + 1024 <= 227 * 1024 &&
+                  sizeof(Storage<Tall.rows>) + 1024 <= 227 * 1024,
+              "fits a block's shared memory");
 
 // A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
 // columns (piece 2·wg + bx), belong to the ranks in order: rank r owns pieces
@@ -151,11 +183,12 @@ static_assert(sizeof(SharedStorage::stage) >= kMaxOwnerFragments * sizeof(float4
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
 // the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
-// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k.
+// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k. Tall units (rows = 192,
+// Upper only): row block bi, column block bj (sched::TallSchedule).
 struct TileCoords {
   int m0, n0;
-  __device__ TileCoords(const sched::WorkUnit& u, bool lower)
-      : m0((lower ? u.bj : u.bi) * kTile), n0((lower ? u.bi : u.bj) * kTile) {}
+  __device__ TileCoords(const sched::WorkUnit& u, bool lower, int rows = kTile)
+      : m0((lower ? u.bj : u.bi) * rows), n0((lower ? u.bi : u.bj) * kTile) {}
 };
 
 #if TRIMM_SM90_DEVICE
@@ -164,32 +197,34 @@ namespace ptx = sm90::ptx;
 
 constexpr int kProducerWarp = kConsumerThreads / 32;
 constexpr int kPairBWarp = kProducerWarp + 1;  // a pair's B loads (lane 0; kPair)
-constexpr uint32_t kStageTxBytes = sizeof(StageBuffers);  // A and B by TMA, whole boxes
+constexpr uint32_t kStageTxBytes = sizeof(Stage<kTile>);          // A and B by TMA, whole boxes
 constexpr uint32_t kBoxBytes = kBoxN * kStep * sizeof(uint16_t);  // one B box: LBO
-constexpr int kMaskBarrier = 1;    // named barrier of both consumers on stages that mask B
-constexpr int kMaskWgBarrier = 2;  // one consumer's, on stages that mask only its A (2, 3)
-constexpr int kStoreBarrier = 4;   // named barriers of one consumer's epilogue (4, 5)
-static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier >= kMaskWgBarrier + kConsumers &&
-                  kStoreBarrier + kConsumers <= 16,
+constexpr int kMaskBarrier = 1;    // named barrier of all consumers on stages that mask B
+constexpr int kMaskWgBarrier = 2;  // one consumer's, on stages that mask only its A (2, 3[, 4])
+// Then one consumer's epilogue's: 4, 5 (square) or 5, 6, 7 (tall).
+template <int M>
+constexpr int kStoreBarrier = kMaskWgBarrier + Form<M>::kConsumers;
+static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier<Tall.rows> + Tall.consumers() <= 16,
               "named barriers: 0 is __syncthreads, then the masks', then one per consumer");
 
 // --- producer: one thread, kRing loads ahead --------------------------------------------------
 // B's stage from k0, all of its boxes of 64 columns, completing on `full`.
-__device__ __forceinline__ void load_b(StageBuffers& st, const CUtensorMap* map_b, uint64_t* full,
+template <int M>
+__device__ __forceinline__ void load_b(Stage<M>& st, const CUtensorMap* map_b, uint64_t* full,
                                        const TileCoords& tc, int k0, int zb) {
 #pragma unroll
   for (int j = 0; j < kTile / kBoxN; ++j)
     ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, full, tc.n0 + j * kBoxN, k0, zb);
 }
 
-// Stage q's loads (its slot free), k from k0.
-template <int kRing>
-__device__ __forceinline__ void load_stage(SharedStorage& sm, const CUtensorMap* map_a,
+// Stage q's loads (its slot free), k from k0: A's M rows in one box.
+template <int kRing, int M>
+__device__ __forceinline__ void load_stage(Storage<M>& sm, const CUtensorMap* map_a,
                                            const CUtensorMap* map_b, const TileCoords& tc, int k0,
                                            int q, int za, int zb) {
   const int s = q % kRing;
-  StageBuffers& st = sm.stage[s];
-  ptx::mbar_arrive_expect_tx(&sm.full[s], kStageTxBytes);
+  Stage<M>& st = sm.stage[s];
+  ptx::mbar_arrive_expect_tx(&sm.full[s], uint32_t(sizeof(Stage<M>)));
   ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
   load_b(st, map_b, &sm.full[s], tc, k0, zb);
 }
@@ -208,7 +243,7 @@ __device__ __forceinline__ void load_pair_stage(SharedStorage& sm, const CUtenso
                                                 int k0, int q, int za, int zb, int rank, bool real,
                                                 bool multicast, int parts) {
   const int s = q % kStages;
-  StageBuffers& st = sm.stage[s];
+  Stage<kTile>& st = sm.stage[s];
   constexpr uint16_t kBoth = 0b11;
   if (parts & kPartA) {
     if (!real) {
@@ -253,8 +288,8 @@ __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const 
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
 // kRing: the ring's depth in use, kStages or (a cluster's k split) kSplitRing.
 // first: stages already issued (the prologue's early loads of a block's first unit).
-template <int kRing>
-__device__ void produce(SharedStorage& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
+template <int kRing, int M>
+__device__ void produce(Storage<M>& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                         const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb,
                         int first = 0) {
   for (int it = first; it < steps; ++it) {
@@ -343,10 +378,11 @@ struct RingPos {
 };
 
 // The low words of a warpgroup's wgmma descriptors in slot 0 (its 64 rows of A; B): a slot
-// further adds sizeof(StageBuffers) >> 4, one instruction (the address field never carries).
+// further adds sizeof(Stage<M>) >> 4, one instruction (the address field never carries).
 struct StageDescs {
   uint32_t a, b;
-  __device__ StageDescs(SharedStorage& sm, int wg)
+  template <int M>
+  __device__ StageDescs(Storage<M>& sm, int wg)
       : a(ptx::desc_kmajor_sw128_lo(sm.stage[0].a + 64 * wg * kStep)),
         b(uint32_t(ptx::desc_mnmajor_sw128(sm.stage[0].b, kBoxBytes))) {}
 };
@@ -355,16 +391,17 @@ struct StageDescs {
 // its data, masks its structural zeros (not in a dense schedule: Path::Dense multiplies the
 // operands as they are), and issues its four wgmmas into acc as one commit group.
 // accumulate = 0 for a unit's first stage: its first wgmma overwrites acc, which needs no
-// zeroing. (The ring and its phases continue across a block's units.)
-template <bool kLower, bool kBf16, int kRing>
-__device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords& tc, int k0,
+// zeroing. (The ring and its phases continue across a block's units.) M: the unit's rows.
+template <bool kLower, bool kBf16, int kRing, int M>
+__device__ __forceinline__ void issue_stage(Storage<M>& sm, const TileCoords& tc, int k0,
                                             bool dense, RingPos<kRing> pos, const StageDescs& d,
                                             int wg, int ctid, int accumulate, float (&acc)[64]) {
+  constexpr int kConsumerThreads = Form<M>::kConsumerThreads;
   const int s = pos.s;
   ptx::mbar_wait(&sm.full[s], pos.phase);
-  StageBuffers& st = sm.stage[s];
+  Stage<M>& st = sm.stage[s];
   // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
-  const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + kTile;
+  const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + M;
   const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
   if (!dense && (edge_a || edge_b)) {
     // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
@@ -372,7 +409,7 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
     // wgmma, C7520.)
     const Block a = a_block<kLower>(k0 - (tc.m0 + 64 * wg));
     mask_block<kLower>(st.a + 64 * wg * kStep, a, ctid % 128, 128);
-    // B's two boxes, read by both consumers.
+    // B's two boxes, read by every consumer.
     if (edge_b) {
       mask_block<kLower>(st.b, b_block<kLower>(k0 - tc.n0), ctid, kConsumerThreads);
       mask_block<kLower>(st.b + kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - kBoxN), ctid,
@@ -392,7 +429,7 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
     // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
     // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
     // are the next box (LBO).
-    constexpr uint32_t kSlot = sizeof(StageBuffers) >> 4;
+    constexpr uint32_t kSlot = sizeof(Stage<M>) >> 4;
     constexpr uint32_t kStepA = kWgmmaK * sizeof(uint16_t) >> 4,
                        kStepB = kWgmmaK * kBoxN * sizeof(uint16_t) >> 4;
     const uint64_t da = ptx::desc_kmajor_sw128_from_lo(d.a + s * kSlot + kStepA * kk);
@@ -406,12 +443,14 @@ __device__ __forceinline__ void issue_stage(SharedStorage& sm, const TileCoords&
 // is free (the tensor cores always have the next group queued).
 // partner >= 0 (a cluster pair): that block's producer multicasts into this slot too, and waits
 // for these arrivals on its own `empty`.
-__device__ __forceinline__ void free_slot(SharedStorage& sm, int slot, int partner) {
+template <int M>
+__device__ __forceinline__ void free_slot(Storage<M>& sm, int slot, int partner) {
   ptx::mbar_arrive(&sm.empty[slot]);
   if (partner >= 0)
     ptx::mbar_arrive_cluster(ptx::map_shared_rank(shared_address(&sm.empty[slot]), partner));
 }
-__device__ __forceinline__ void retire_stage(SharedStorage& sm, int slot, bool lane0,
+template <int M>
+__device__ __forceinline__ void retire_stage(Storage<M>& sm, int slot, bool lane0,
                                              int partner = -1) {
   ptx::wgmma_wait<1>();
   if (lane0) free_slot(sm, slot, partner);
@@ -420,7 +459,8 @@ __device__ __forceinline__ void retire_stage(SharedStorage& sm, int slot, bool l
 // The last stage issued (in `slot`): its group retired (acc final), its slot freed where `release`
 // (a cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
 // serializes the wgmmas (C7518).
-__device__ __forceinline__ void drain(SharedStorage& sm, int slot, bool lane0, float (&acc)[64],
+template <int M>
+__device__ __forceinline__ void drain(Storage<M>& sm, int slot, bool lane0, float (&acc)[64],
                                       bool release = true, int partner = -1) {
   ptx::wgmma_wait<0>();
 #pragma unroll
@@ -480,13 +520,13 @@ __device__ __forceinline__ uint32_t out_pair(float v0, float v1, int64_t m, int6
 // unit while the store runs (−12 % at n = 4096, session 9). The buffer is free once the previous
 // unit's store has read it. TMA clips the columns past n only to 16 bytes, so a tile that holds
 // column n − 1 takes store_tile_direct unless n is a multiple of 8.
-template <bool kLower, typename E>
-__device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int zc,
+template <bool kLower, typename E, int M>
+__device__ void store_tile_tma(Storage<M>& sm, const CUtensorMap* map_c, int zc,
                                const TileCoords& tc, int wg, bool diag, const float (&acc)[64]) {
   const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
   OutBuffer& ob = sm.out[wg];
   if (wtid == 0) ptx::bulk_wait_read_all();
-  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+  ptx::named_barrier_sync(kStoreBarrier<M> + wg, 128);
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int r = 16 * q + g + 8 * h;
@@ -499,7 +539,7 @@ __device__ void store_tile_tma(SharedStorage& sm, const CUtensorMap* map_c, int 
     }
   }
   ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
-  ptx::named_barrier_sync(kStoreBarrier + wg, 128);
+  ptx::named_barrier_sync(kStoreBarrier<M> + wg, 128);
   if (wtid == 0) {
 #pragma unroll
     for (int bx = 0; bx < kTile / kBoxN; ++bx)
@@ -546,7 +586,7 @@ __device__ void store_tile_direct(E* C, int64_t ldc, int64_t n, const TileCoords
 // there (the second), split_store adds them up and rounds them into C, by all the owner's
 // consumer threads. The first barrier is relaxed: it hands over rings the wgmmas no longer read,
 // with no data to publish (the default release costs every thread a GPU-scope fence).
-__device__ void split_push(const float (&acc)[64], StageBuffers* ring,
+__device__ void split_push(const float (&acc)[64], Stage<kTile>* ring,
                            const cluster_split::ClusterPlace& cl, int wg) {
   const uint32_t base = shared_address(ring);
   const int wtid = threadIdx.x % 128;
@@ -629,28 +669,28 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
 // kNonFiniteDense from a dense schedule, as sm80_16bit's dense launch flags). A
 // NaN or Inf inside A's or B's triangle reaches C's diagonal block
 // (A(i, k)·B(k, k), A(k, k)·B(k, j)), so the scan before this launch reads the other triangles
-// alone (half the bytes).
-template <bool kLower, typename S, class W>
-__device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorMap* map_c, int zc,
-                                              Elem16<S>* C, int64_t ldc, int64_t n,
-                                              const sched::TriangleSchedule& s, W& w, int ctid,
-                                              uint32_t* gate, int partner = -1) {
+// alone (half the bytes). M: the units' rows (tall units: W walks a sched::TallSchedule's).
+// dense: Path::Dense's schedule.
+template <bool kLower, typename S, class W, int M>
+__device__ __forceinline__ void consume_units(Storage<M>& sm, const CUtensorMap* map_c, int zc,
+                                              Elem16<S>* C, int64_t ldc, int64_t n, bool dense,
+                                              W& w, int ctid, uint32_t* gate, int partner = -1) {
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
   const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
   const StageDescs d(sm, wg);
   const bool lane0 = threadIdx.x % 32 == 0;
-  float acc[2][64];
+  float acc[Form<M>::kAccSets][64];
   // The unit whose C waits in the other set.
   unit_list::PairLevel done;
   if (!w.next(done)) return;
-  RingPos<kStages> pos;  // the next stage to issue
-  int last = 0;           // the slot of the last one issued
-  auto issue = [&](const TileCoords& tc, int k0, int accumulate, float (&a)[64]) {
-    issue_stage<kLower, kBf16, kStages>(sm, tc, k0, s.dense, pos, d, wg, ctid, accumulate, a);
+  RingPos<Form<M>::kStages> pos;  // the next stage to issue
+  int last = 0;                   // the slot of the last one issued
+  auto issue = [&](const TileCoords& tc, int k0, int accumulate, float(&a)[64]) {
+    issue_stage<kLower, kBf16>(sm, tc, k0, dense, pos, d, wg, ctid, accumulate, a);
   };
-  auto stages = [&](const unit_list::PairLevel& l, float (&a)[64]) {  // all but the first
-    const TileCoords tc(l.u, kLower);
+  auto stages = [&](const unit_list::PairLevel& l, float(&a)[64]) {  // all but the first
+    const TileCoords tc(l.u, kLower, M);
     for (int it = 1; it < l.steps; ++it) {
       issue(tc, int(l.u.k_begin) + it * kStep, 1, a);
       retire_stage(sm, last, lane0, partner);
@@ -665,30 +705,45 @@ __device__ __forceinline__ void consume_units(SharedStorage& sm, const CUtensorM
   };
   auto store = [&](const float (&a)[64]) {
     if (done.same && partner == 0) return;  // rank 1 of a pair computing one tile twice
-    flag_nonfinite(gate, a, s.dense ? kNonFiniteDense : kNonFiniteOut);
-    const TileCoords tc(done.u, kLower);
-    const bool diag = done.u.bi == done.u.bj;
+    flag_nonfinite(gate, a, dense ? kNonFiniteDense : kNonFiniteOut);
+    const TileCoords tc(done.u, kLower, M);
+    // The unit holds elements of C's other triangle: a square tile on the diagonal, a tall unit
+    // (Upper) left of its last row's diagonal element.
+    const bool diag = M == kTile ? done.u.bi == done.u.bj : tc.n0 < tc.m0 + M;
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
       store_tile_direct<kLower>(C, ldc, n, tc, wg, diag, a);
     else
       store_tile_tma<kLower, Elem16<S>>(sm, map_c, zc, tc, wg, diag, a);
   };
   // The first unit: no epilogue to overlap.
-  issue(TileCoords(done.u, kLower), int(done.u.k_begin), 0, acc[0]);
+  issue(TileCoords(done.u, kLower, M), int(done.u.k_begin), 0, acc[0]);
   last = pos.s;
   pos.advance();
   stages(done, acc[0]);
+  if constexpr (Form<M>::kAccSets == 1) {
+    // One set: each unit's C is stored before the next unit's first stage is issued (the
+    // producer loads it meanwhile).
+    for (;;) {
+      drain(sm, last, lane0, acc[0], true, partner);
+      store(acc[0]);
+      if (!w.next(done)) return;
+      issue(TileCoords(done.u, kLower, M), int(done.u.k_begin), 0, acc[0]);
+      last = pos.s;
+      pos.advance();
+      stages(done, acc[0]);
+    }
+  }
   auto unit = [&](auto parity) {
     constexpr int P = decltype(parity)::value;
-    float(&cur)[64] = acc[P];
-    float(&prev)[64] = acc[1 - P];
+    float(&cur)[64] = acc[P % Form<M>::kAccSets];
+    float(&prev)[64] = acc[(1 - P) % Form<M>::kAccSets];
     unit_list::PairLevel l;
     if (!w.next(l)) {
       drain(sm, last, lane0, prev, true, partner);
       store(prev);
       return false;
     }
-    issue(TileCoords(l.u, kLower), int(l.u.k_begin), 0, cur);
+    issue(TileCoords(l.u, kLower, M), int(l.u.k_begin), 0, cur);
     retire_stage(sm, last, lane0, partner);  // the previous unit's last group: prev is final
     last = pos.s;
     pos.advance();
@@ -807,7 +862,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // The helper warps that zero the mirrors: warps 9-11, or (a pair's) 10-11.
   constexpr int kFirstZeroer = 32 * (kPair ? kPairBWarp + 1 : kProducerWarp + 1);
   if (tid >= kConsumerThreads) {
-    if constexpr (!kSplit) ptx::setmaxnreg_dec<kProducerRegs>();
+    if constexpr (!kSplit) ptx::setmaxnreg_dec<Square::kProducerRegs>();
     if (kPair && (tid == 32 * kProducerWarp || tid == 32 * kPairBWarp)) {
       // A pair's loads from two threads: a slot's boxes go out sooner once it is free (4096
       // bf16: −0.1…−0.6 µs, session 41; the producer's time a slot is on the kernel's path).
@@ -847,15 +902,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   if constexpr (kPair) {
-    ptx::setmaxnreg_inc<kConsumerRegs>();
+    ptx::setmaxnreg_inc<Square::kConsumerRegs>();
     unit_list::PairWalk w(sm.units, sm.partner, s);
-    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s, w,
-                             tid, p.gate, rank ^ 1);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n,
+                             s.dense, w, tid, p.gate, rank ^ 1);
   } else if constexpr (!kSplit) {
-    ptx::setmaxnreg_inc<kConsumerRegs>();
+    ptx::setmaxnreg_inc<Square::kConsumerRegs>();
     unit_list::Walk w(sm.units, s);
-    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n, s, w,
-                             tid, p.gate);
+    consume_units<kLower, S>(sm, &map_c, int(b), reinterpret_cast<Elem16<S>*>(C), p.ldc, p.n,
+                             s.dense, w, tid, p.gate);
   } else {
     // A cluster rank: one unit (a loop all the same: ptxas serializes the wgmmas of the form
     // with an `if`, C7515), its share of the band, from the ring's first slot (mainloop's ring
@@ -895,6 +950,81 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+// The tall form (sched/tall_order.hpp): one Upper problem's structured product in 192×128 units,
+// a persistent block per SM over its list (sched::tall_order's layout, heaviest first), three
+// consumer warpgroups (consume_units, as the square kernel's), the last warpgroup's producer
+// thread loading A's 192 rows and B's two boxes a stage, and its three helper warps zeroing C's
+// other triangle left of every row block's units (row m by block m % gridDim.x; each unit's own
+// store writes the zeros inside it). As the square kernel under Structure::Detect, it runs only
+// where the scan found the inputs triangular and finite, and flags non-finite sums.
+template <typename S>
+__global__ void __launch_bounds__(Form<Tall.rows>::kThreads, 1)
+    sm90_bf16_tall_kernel(const __grid_constant__ CUtensorMap map_a,
+                          const __grid_constant__ CUtensorMap map_b,
+                          const __grid_constant__ CUtensorMap map_c, Problem16<S> p,
+                          sched::TallSchedule s, const __grid_constant__ sched::PairLayout layout) {
+#if TRIMM_SM90_DEVICE
+  using F = Form<Tall.rows>;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  Storage<Tall.rows>& sm = *reinterpret_cast<Storage<Tall.rows>*>(
+      smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
+  const int tid = threadIdx.x;
+  allow_dependent_launch();  // Structure::Detect's next launch (gated, usually off)
+  if (gated_off(p.gate, Path::Structured, p.epoch)) return;
+  if (tid == 0) {
+    for (int i = 0; i < F::kStages; ++i) {
+      ptx::mbar_init(&sm.full[i], 1);
+      ptx::mbar_init(&sm.empty[i], F::kConsumers * 4);  // one arrival per consumer warp
+    }
+    ptx::mbar_init_fence();
+    ptx::tma_prefetch_descriptor(&map_a);
+    ptx::tma_prefetch_descriptor(&map_b);
+    ptx::tma_prefetch_descriptor(&map_c);
+  }
+  // The block's list, a level a thread: thread 0 decodes level 0 and issues its first loads
+  // before the warps split, as the square kernel's prologue does.
+  for (int i = tid; i < unit_list::kMaxLevels; i += F::kThreads) {
+    const uint16_t t = layout.at(blockIdx.x, i);
+    sm.units[i] = t == sched::PairLayout::kHole
+                      ? unit_list::Entry{-1, -1}
+                      : unit_list::Entry{sched::packed_bi(t), sched::packed_bj(t)};
+  }
+  if (tid == 0 && sm.units[0].bi >= 0) {
+    const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
+    produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u0, false, Tall.rows), int(u0.k_begin),
+                        min(F::kStages, s.steps(u0)), 0, 0, 0);
+  }
+  __syncthreads();
+  constexpr int kProducer = F::kConsumerThreads, kFirstZeroer = kProducer + 32;
+  if (tid >= F::kConsumerThreads) {
+    ptx::setmaxnreg_dec<F::kProducerRegs>();
+    if (tid == kProducer) {
+      int q0 = 0;
+      sched::WorkUnit u;
+      for (unit_list::Walk w(sm.units, s); w.next(u);) {
+        const int steps = s.steps(u);
+        produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u, false, Tall.rows), int(u.k_begin),
+                            steps, q0, 0, 0, q0 == 0 ? min(F::kStages, steps) : 0);
+        q0 += steps;
+      }
+    } else if (tid >= kFirstZeroer) {
+      for (int64_t m = blockIdx.x; m < p.n; m += gridDim.x)
+        zero_region<true, uint16_t>(reinterpret_cast<uint16_t*>(p.C), p.ldc, p.n, m, 0, 1,
+                                    int(s.zero_cols(int(m / Tall.rows))), tid - kFirstZeroer,
+                                    kHelperThreads);
+    }
+    return;
+  }
+  ptx::setmaxnreg_inc<F::kConsumerRegs>();
+  unit_list::Walk w(sm.units, s);
+  consume_units<false, S>(sm, &map_c, 0, reinterpret_cast<Elem16<S>*>(p.C), p.ldc, p.n, false, w,
+                          tid, p.gate);
+  if (tid % 128 == 0) ptx::bulk_wait_all();  // the last TMA stores, before the block exits
+#else
+  __trap();  // built for sm_90a only; dispatch never launches it elsewhere
+#endif
+}
+
 // --- host -------------------------------------------------------------------------------------
 // A unit's time in stages for its block's list (persistent_order): its k stages plus seven for
 // its epilogue, its masked stages and the pipeline's turn (a 16-bit stage is short). Blocks with
@@ -904,8 +1034,45 @@ double unit_cost(const sched::WorkUnit& u) {
   return double((u.k_end - u.k_begin + kStep - 1) / kStep) + 7.0;
 }
 
+// A tall unit's time in 128×128 stages, as unit_cost's: a stage carries 1.5× the multiply-adds
+// and 1.25× the bytes of a square one, and the bytes bind at n = 4096 (the probe's model,
+// bench/variants/s54_tile_shape_model.py); 8 for its epilogue and masked stages.
+double tall_cost(const sched::TallSchedule& s, const sched::WorkUnit& u) {
+  return 1.25 * s.steps(u) + 8.0;
+}
+
+// The tall form for one Upper problem's structured product from config::kSm90Bf16TallMinN to
+// kSm90Bf16TallMaxN, where its layout fits the table and each block's list; false where it does
+// not apply (the square kernel runs).
+template <typename S>
+bool launch_tall(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  using F = Form<Tall.rows>;
+  constexpr auto kernel = sm90_bf16_tall_kernel<S>;
+  constexpr int smem = int(sizeof(Storage<Tall.rows>)) + 1024;  // + alignment slack
+  if (p.path != Path::Structured || p.fill == Fill::Lower || p.batch != 1 ||
+      p.n < config::kSm90Bf16TallMinN || p.n > config::kSm90Bf16TallMaxN ||
+      !driver_takes_large_params())
+    return false;
+  sm90::check_launch_registers<kernel, F::kLaunchRegs>("sm90_16bit (tall)");
+  const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, F::kThreads, smem);
+  const sched::TallSchedule s{p.n, Tall.rows, Tall.cols, kStep};
+  static sched::OrderCache<std::pair<int64_t, int64_t>, sched::PairLayout, 64> cache;
+  const sched::PairLayout layout =
+      cache.get({p.n, slots}, [&] { return sched::tall_order(s, slots, tall_cost); });
+  if (layout.blocks == 0 || layout.count > int64_t(layout.blocks) * unit_list::kMaxLevels)
+    return false;
+  // A: 192 rows × 64 k a box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64 pieces.
+  const CUtensorMap map_a = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, Tall.rows);
+  const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
+  const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
+  launch_maybe_dependent(false, kernel, dim3(unsigned(layout.blocks)), dim3(F::kThreads), smem,
+                         stream, map_a, map_b, map_c, p, s, layout);
+  return true;
+}
+
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
+  if (!kLower && launch_tall(p, dev, stream)) return;
   constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, false, S>;
   constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, false, S>;
   constexpr auto pair_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, S>;
