@@ -95,9 +95,13 @@ class DeviceBuffer {
 
   T* get() const { return ptr_; }
   size_t size() const { return count_; }
+  // Complete on return: a copy from pageable memory may return before its last DMA lands, and
+  // work on a non-blocking stream does not wait for it (session 55: the capture check's call on
+  // its own stream found its C's poison rewritten after the call had stored zeros).
   void upload(const std::vector<T>& host) {
     EXPECT_EQ(cudaMemcpy(ptr_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice),
               cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
