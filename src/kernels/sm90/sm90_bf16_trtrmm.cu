@@ -44,6 +44,9 @@
 // but C's other triangle: the dense product's triangle whatever A and B hold. (Its non-finite flag
 // also sees sums it never stores, past n or across a diagonal tile: a needless exact launch at
 // worst, as sm80_16bit's.)
+// Tall units (sm90_bf16_tall_kernel): one Upper problem's structured product from
+// config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN runs in 192×128 units on three consumer
+// warpgroups instead (sched/tall_order.hpp), 0.92-0.99× the square pairs' time (session 55).
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
