@@ -221,6 +221,18 @@ DispatchOrder balanced_order(const TriangleSchedule& s, int64_t slots, Cost&& co
   return d;
 }
 
+// The packed slots of units weighing w (longest first) on `slots` slots, heaviest first in each,
+// without the empty ones, the longest lists first (so that a table of levels is as short as it can
+// be): the lists of a persistent layout.
+inline std::vector<std::vector<int>> packed_lists(const std::vector<double>& w, int64_t slots) {
+  auto bins = improve_bins(lpt_bins(w, slots), w);
+  bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
+             bins.end());
+  std::stable_sort(bins.begin(), bins.end(),
+                   [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  return bins;
+}
+
 // A persistent layout: one block per slot (at most), each running a fixed list of units, so that
 // a block's producer loads the next unit while its consumers store the last, and no block pays a
 // launch and a pipeline fill per unit. The lists are the packed slots of balanced_order, each
@@ -233,11 +245,7 @@ DispatchOrder persistent_order(const TriangleSchedule& s, int64_t slots, Cost&& 
   DispatchOrder d{};
   const std::vector<double> w = packable_weights(s, slots, cost);
   if (w.empty()) return d;
-  auto bins = improve_bins(lpt_bins(w, slots), w);
-  bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
-             bins.end());
-  std::stable_sort(bins.begin(), bins.end(),
-                   [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  const auto bins = packed_lists(w, slots);
   const int64_t blocks = int64_t(bins.size()), levels = int64_t(bins.front().size());
   if (blocks * levels > DispatchOrder::kMaxUnits) return d;
   d.blocks = int(blocks);

@@ -109,11 +109,7 @@ PairLayout pair_order(const TriangleSchedule& s, int64_t clusters, int max_lag, 
   std::vector<double> w;
   const std::vector<TilePair> pairs = weighed_pairs(s, clusters, max_lag, cost, w);
   if (pairs.empty()) return d;
-  auto bins = improve_bins(lpt_bins(w, clusters), w);
-  bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
-             bins.end());
-  std::stable_sort(bins.begin(), bins.end(),
-                   [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  const auto bins = packed_lists(w, clusters);
   const int64_t blocks = 2 * int64_t(bins.size()), levels = int64_t(bins.front().size());
   if (blocks * levels > PairLayout::kMaxEntries) return d;
   d.blocks = int(blocks);

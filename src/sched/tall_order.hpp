@@ -49,7 +49,7 @@ struct TallSchedule {
 };
 
 // The units of s, each a PairLayout entry (pack_tile(rb, cb)) packed onto at most `slots` blocks
-// as persistent_order packs a square schedule's (weights cost(s, u)), entry i · blocks + b
+// as persistent_order packs a square schedule's (packed_lists, weights cost(s, u)), entry i · blocks + b
 // holding block b's i-th unit, heaviest first, kHole once its list has ended. None (blocks 0)
 // where the units fit the slots at once or outgrow the table.
 template <class Cost>
@@ -66,11 +66,7 @@ PairLayout tall_order(const TallSchedule& s, int64_t slots, Cost&& cost) {
   std::vector<double> w(units.size());
   std::transform(units.begin(), units.end(), w.begin(),
                  [&](const WorkUnit& u) { return cost(s, u); });
-  auto bins = improve_bins(lpt_bins(w, slots), w);
-  bins.erase(std::remove_if(bins.begin(), bins.end(), [](const auto& b) { return b.empty(); }),
-             bins.end());
-  std::stable_sort(bins.begin(), bins.end(),
-                   [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  const auto bins = packed_lists(w, slots);
   const int64_t blocks = int64_t(bins.size()), levels = int64_t(bins.front().size());
   if (blocks * levels > PairLayout::kMaxEntries) return d;
   d.blocks = int(blocks);

@@ -111,6 +111,8 @@ struct Form {
   static constexpr int kConsumerRegs = M == kTile ? 232 : 160;
   // Accumulator sets a consumer thread: two of 64, or (160 registers) one.
   static constexpr int kAccSets = M == kTile ? 2 : 1;
+  static_assert(64 * kAccSets + 32 <= kConsumerRegs,
+                "the accumulators leave a consumer room for its addresses and loop state");
   static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
   static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
                 "setmaxnreg hands on only what the producer warpgroup gives up");
