@@ -48,10 +48,10 @@ struct TallSchedule {
   }
 };
 
-// The units of s, each a PairLayout entry (pack_tile(rb, cb)) packed onto at most `slots` blocks
-// as persistent_order packs a square schedule's (packed_lists, weights cost(s, u)), entry i ·
-// blocks + b holding block b's i-th unit, heaviest first, kHole once its list has ended. None
-// (blocks 0) where the units fit the slots at once or outgrow the table.
+// The units of s, each a PairLayout entry (pack_tile(rb, cb)), packed onto at most `slots`
+// blocks as persistent_order packs a square schedule's (packed_lists, weights cost(s, u)):
+// entry i · blocks + b holds block b's i-th unit, heaviest first, and kHole once its list has
+// ended. None (blocks 0) where the units fit the slots at once or outgrow the table.
 template <class Cost>
 PairLayout tall_order(const TallSchedule& s, int64_t slots, Cost&& cost) {
   PairLayout d{};
