@@ -3,7 +3,7 @@
 # cudaMemcpy from pageable memory returns before its last DMA lands, and the capture check's
 # calls run on a non-blocking stream. s55t: the test before the fix; s55u: after (upload
 # synchronizes). Predicted: s55t fails some of its repeats (1 in 2 runs so far), s55u none.
-# carry ["build-carry/s55t.tar.xz", ".deps/openblas"]
+# carry ["build-carry/s55t.tar.xz", "build-carry/s55u.tar.xz", ".deps/openblas"]
 # Then test_gpu's two checks on a non-blocking stream (the fp32 capture test, and the flag word's
 # graph replay), with the fix.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1
