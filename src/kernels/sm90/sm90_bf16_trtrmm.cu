@@ -737,29 +737,30 @@ __device__ __forceinline__ void consume_units(Storage<M>& sm, const CUtensorMap*
       pos.advance();
       stages(done, acc[0]);
     }
-  }
-  auto unit = [&](auto parity) {
-    constexpr int P = decltype(parity)::value;
-    float(&cur)[64] = acc[P % Form<M>::kAccSets];
-    float(&prev)[64] = acc[(1 - P) % Form<M>::kAccSets];
-    unit_list::PairLevel l;
-    if (!w.next(l)) {
-      drain(sm, last, lane0, prev, true, partner);
-      store(prev);
-      return false;
-    }
-    issue(TileCoords(l.u, kLower, M), int(l.u.k_begin), 0, cur);
-    retire_stage(sm, last, lane0, partner);  // the previous unit's last group: prev is final
-    last = pos.s;
-    pos.advance();
+  } else {
+    auto unit = [&](auto parity) {
+      constexpr int P = decltype(parity)::value;
+      float(&cur)[64] = acc[P];
+      float(&prev)[64] = acc[1 - P];
+      unit_list::PairLevel l;
+      if (!w.next(l)) {
+        drain(sm, last, lane0, prev, true, partner);
+        store(prev);
+        return false;
+      }
+      issue(TileCoords(l.u, kLower, M), int(l.u.k_begin), 0, cur);
+      retire_stage(sm, last, lane0, partner);  // the previous unit's last group: prev is final
+      last = pos.s;
+      pos.advance();
 #pragma unroll
-    for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
-    store(prev);
-    done = l;
-    stages(l, cur);
-    return true;
-  };
-  while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
+      for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
+      store(prev);
+      done = l;
+      stages(l, cur);
+      return true;
+    };
+    while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
+    }
   }
 }
 
