@@ -4,8 +4,9 @@
 # fix (session55_call2.sh's question, shortened).
 # carry ["build-carry/s55w.tar.xz", "build-carry/s55t.tar.xz", ".deps/openblas"]
 # s55w: trimm and test_gpu_16bit of `packed` (with the upload fix; the branch's src change is
-# bench/variants/s55_tall_overlap.patch, applied with `git apply` on main; its SASS is s55w's, sass_identity); s55t: main's tall
-# form. If it wins and passes: apply the patch, rerun its tests, land it.
+# bench/variants/s55_tall_overlap.patch, which `git apply` takes on main, its SASS s55w's by
+# scripts/sass_identity.py); s55t: main's tall form. If it wins and passes: apply the patch,
+# rerun its tests, land it.
 # Predicted: the tall cases pass and the sanitizers are clean; 4096 0.0465-0.0480 ms against
 # s55t's 0.0481-0.0484 (~3 units a block, each epilogue's ~0.5-1 µs of staging now beside the
 # tensor work), 8192 1-2 % faster; the capture test passes every repeat with the fix.
