@@ -397,7 +397,18 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
 }
+
+__device__ __forceinline__ long long global_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 #endif
+
+// Each block's SM clock over its run (session 56): thread 0's clock64 and %globaltimer at entry
+// and after its consumer work, to see whether the forms without wgmma run at a higher clock.
+constexpr int kMaxStampBlocks = 1024;
+__device__ long long g_stamps[kMaxStampBlocks][4];
 
 // M = 128, kMode 128 or 256: every block of that width; 0 (mixed): blocks below narrow_blocks run
 // 128×128 units, the others 128×256 ones, each from its own list. M = 192: 192×128 units (kMode
@@ -425,6 +436,10 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
   const int narrow_slots = ring_slots > 0 ? ring_slots : Shape<M, 128>::kSlots;
   const int wide_slots = ring_slots > 0 ? ring_slots : Shape<M, kWide>::kSlots;
   const int tid = threadIdx.x;
+  if (tid == 0 && blockIdx.x < kMaxStampBlocks) {
+    g_stamps[blockIdx.x][0] = clock64();
+    g_stamps[blockIdx.x][1] = global_ns();
+  }
   if (tid == 0) {
     narrow ? init(Narrow{ring}, kPair) : init(Wide{ring}, kPair);
     ptx::tma_prefetch_descriptor(&map_a);
@@ -455,6 +470,10 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
   else
     consume<M, kWide, kSkip, kPair>(Wide{ring}, map_c, units, u_first, u_end, wide_slots, partials,
                                     flags, epoch);
+  if (tid == 0 && blockIdx.x < kMaxStampBlocks) {
+    g_stamps[blockIdx.x][2] = clock64();
+    g_stamps[blockIdx.x][3] = global_ns();
+  }
   if constexpr (kPair) cooperative_groups::this_cluster().sync();
 #else
   __trap();
@@ -760,13 +779,24 @@ bool run(const Problem& p, const Plan& plan, const char* label, unsigned char* f
   }
   PROBE_CHECK(cudaGetLastError());
   std::sort(ms.begin(), ms.end());
+  // The last run's clocks: cycles over nanoseconds a block, median and extremes over the blocks.
+  std::vector<long long> st(size_t(kMaxStampBlocks) * 4);
+  PROBE_CHECK(cudaMemcpyFromSymbol(st.data(), g_stamps, st.size() * sizeof(long long)));
+  std::vector<double> ghz;
+  for (int b = 0; b < std::min(blocks, kMaxStampBlocks); ++b) {
+    const long long* t = &st[size_t(b) * 4];
+    if (t[3] > t[1]) ghz.push_back(double(t[2] - t[0]) / double(t[3] - t[1]));
+  }
+  std::sort(ghz.begin(), ghz.end());
+  const double ghz_med = ghz.empty() ? 0.0 : ghz[ghz.size() / 2];
+  const double ghz_lo = ghz.empty() ? 0.0 : ghz.front(), ghz_hi = ghz.empty() ? 0.0 : ghz.back();
   std::printf(
       "wide-probe %-26s n=%d units=%zu narrow_blocks=%d threshold=%d "
       "longest=%d stages "
-      "model=%.0f eq  median %.4f ms  min %.4f ms  worst_rel_err %.2e  "
-      "bad %lld  %s\n",
+      "model=%.0f eq  median %.4f ms  min %.4f ms  clock %.3f GHz (%.3f-%.3f)  "
+      "worst_rel_err %.2e  bad %lld  %s\n",
       label, p.n, units.size(), plan.narrow_blocks, plan.threshold, max_steps, plan.makespan,
-      ms[ms.size() / 2], ms[0], worst, bad,
+      ms[ms.size() / 2], ms[0], ghz_med, ghz_lo, ghz_hi, worst, bad,
       kSkip != 0 ? "(timing only)"
       : bad == 0 ? "OK"
                  : "FAILED");
