@@ -1,11 +1,16 @@
 # Session 56, call 5 (~4-5 min): the README's anchored sweep at main's head, every precision in
 # one call (session 42's table predates the pairs' last sessions, 16-bit Detect's launches and
-# the tall units). `python3 scripts/readme_table.py` of the four JSON files is the README's table.
+# the tall units). `timeout 60 /tmp/v/s56/probe_sm90_bf16_wide --pairs --paths 4096 >> $L 2>&1; echo "probe rc $?" >> $L
+python3 scripts/readme_table.py` of the four JSON files is the README's table.
 # carry ["build-carry/s56.tar.xz", ".deps/openblas"]
 # Predicted (against session 42's sweep): fp32 4096 0.178-0.181 (sm90_fp16x3, unchanged in
 # SASS); tf32 4096 ~0.1156; bf16 4096 0.0481-0.0485 (tall), 8192 0.313-0.318 (tall, 0.3416 in
 # session 42); fp16 within 1 % of bf16; 16384 within the 2-7 % spread of session 42's two calls;
 # every fp32/bf16/fp16 row within tolerance.
+# Then probe_sm90_bf16_wide --pairs --paths 4096 with each block's clock (clock64 over
+# %globaltimer): is the SM clock higher without the wgmmas? Predicted (bench/NOTES.md session 56,
+# learnt 3): the wgmma forms ~1.75-1.80 GHz, the no-wgmma forms ~1.90-1.98; if the no-wgmma forms
+# also read ~1.78, the clock does not explain 42 -> 48 µs.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib
 mkdir -p /tmp/v && tar -xJf build-carry/s56.tar.xz -C /tmp/v
 L=$OUT/run.txt
@@ -17,5 +22,6 @@ timeout 90 $B bench --sizes $S --precision tf32 --workspace --json > $OUT/sweep-
 timeout 90 $B bench --sizes $S --dtype bf16 --json > $OUT/sweep-bf16.json 2>> $L; echo "bf16 rc $?" >> $L
 timeout 90 $B bench --sizes $S --dtype fp16 --json > $OUT/sweep-fp16.json 2>> $L; echo "fp16 rc $?" >> $L
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >> $L
+timeout 60 /tmp/v/s56/probe_sm90_bf16_wide --pairs --paths 4096 >> $L 2>&1; echo "probe rc $?" >> $L
 python3 scripts/readme_table.py $OUT/sweep-{fp32,tf32,bf16,fp16}.json >> $L 2>&1
 cat $L
