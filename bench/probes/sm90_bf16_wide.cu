@@ -47,7 +47,15 @@
 // to both; `empty` counts both blocks' consumer warps, a shorter band's block passes its
 // partner's extra stages without data, and a unit left alone in its row block pairs with itself.
 //
-// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--tall | --pairs] [--split T,...] [n ...]
+// Session 57: --wide192 adds 192×256 units (three consumer warpgroups, each two m64n128k16 a
+// k16, 128 accumulators in 160 registers, 3 slots of 56 KB), the long bands split in two as
+// W=256's: 0.58× the bytes a flop of 128×128, which brings a stage's demand (37 B a tensor
+// cycle) to about the intake cap (~35 B, session 45). Built only as probe_sm90_bf16_wide192
+// (TRIMM_PROBE_WIDE192): ptxas spills 32 bytes there, reloaded on masked stages and in the
+// epilogue only (SASS read), so that target does not fail on spills.
+//
+// Usage: probe_sm90_bf16_wide [--paths] [--ring] [--tall | --pairs] [--split T,...] [--wide192]
+// [n ...]
 // (default 2048 3072 4096 6144 8192; --paths: also each path alone, timing only: no loads, no
 // wgmma (--pairs: no wgmma only); --ring: the loads alone with 2 to all of the ring's slots;
 // --tall: W=128 and M=192 only; --pairs: their pair plans only)
@@ -79,7 +87,7 @@ constexpr int kBoxN = 64;  // columns of a TMA box of B and C
 
 // M rows of a unit: M / 64 consumer warpgroups, then a warpgroup whose first thread produces.
 // Registers a thread at launch fill the SM; setmaxnreg then moves them to the consumers (M = 128:
-// 128 accumulators need more than 168; M = 192: 64 of them in 160). kPair: the pairs' producer
+// 128 accumulators need more than 168; M = 192: 64 of them, or 192×256's 128, in 160). kPair: the pairs' producer
 // spills at 24, so it keeps 40 (as sm90_16bit's, with 232) or 32 (M = 192).
 template <int M, bool kPair = false>
 struct Warps {
@@ -104,11 +112,11 @@ constexpr int kOutBytes = 64 * 128 * 2;       // a warpgroup's staged C: 64 rows
 template <int M, int W>
 struct Shape {
   static_assert(W == 128 || W == 256, "m64n128k16 or m64n256k16");
-  static_assert(M == 128 || W == 128, "192-row units are 128 wide");
   static constexpr int kBoxes = W / kBoxN;
   static constexpr int kABytes = M * kStep * 2;
   static constexpr int kStageBytes = kABytes + kBoxes * kBoxBytes;
-  static constexpr int kSlots = M == 128 && W == 128 ? 6 : 4;
+  // 192×256: 56 KB a stage, so three slots beside the 48 KB of staging.
+  static constexpr int kSlots = M == 128 && W == 128 ? 6 : M == 192 && W == 256 ? 3 : 4;
   static constexpr int kOutTotal = Warps<M>::kConsumers * kOutBytes;
   static constexpr int kSmem = kSlots * kStageBytes + kOutTotal + 2 * kSlots * 8 + 1024;
   static_assert(kStageBytes % 1024 == 0, "slots stay 1024-byte aligned, as descriptors need");
@@ -117,8 +125,7 @@ struct Shape {
 
 // A launch's dynamic shared memory: M = 128's layout serves both widths (and mixed launches).
 template <int M>
-constexpr int kLaunchSmem = M == 128 ? std::max(Shape<128, 128>::kSmem, Shape<128, 256>::kSmem)
-                                     : Shape<M, 128>::kSmem;
+constexpr int kLaunchSmem = std::max(Shape<M, 128>::kSmem, Shape<M, 256>::kSmem);
 
 // role (split plans, session 45): 0 the whole band; 1 its first part, whose sums go to
 // partials[split] and then flags[split] = the launch's epoch; 2 the rest, which adds them
@@ -168,21 +175,47 @@ __device__ __forceinline__ void mask_block(unsigned char* block, Block blk, int 
   }
 }
 
-template <int W>
+// M = 192, W = 256: two m64n128k16 on B's halves (two boxes, 2·kBoxBytes apart), the same
+// fragment layout as one m64n256k16. ptxas checks a wgmma's operands against the launch's
+// register count (128 at 512 threads), not setmaxnreg's, and m64n256 needs 154.
+template <int M, int W>
 __device__ __forceinline__ void wgmma(float (&d)[W / 2], uint64_t da, uint64_t db, int acc) {
-  if constexpr (W == 128)
+  if constexpr (W == 128) {
     ptx::wgmma_m64n128k16_ss<true>(d, da, db, acc);
-  else
+  } else if constexpr (M == 128) {
     ptx::wgmma_m64n256k16_ss<true>(d, da, db, acc);
+  } else {
+    ptx::wgmma_m64n128k16_ss<true>(reinterpret_cast<float(&)[64]>(d[0]), da, db, acc);
+    ptx::wgmma_m64n128k16_ss<true>(reinterpret_cast<float(&)[64]>(d[64]), da,
+                                   db + (2 * kBoxBytes >> 4), acc);
+  }
 }
 
 // A warpgroup's 64 rows of the unit to C, 128 columns a round through its staging buffer.
+// M = 192, W = 256 (160 registers): every pair rounded into one word first, so that the 128
+// accumulators die before the rounds' addresses are live (the direct form spilled 152 bytes).
 template <int M, int W>
 __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const Unit& un, int wg,
                            const float (&acc)[W / 2]) {
   const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
   uint16_t* ob = reinterpret_cast<uint16_t*>(out + wg * kOutBytes);  // [2 boxes][64][64]
   const bool diag = un.c0 < un.r0 + M;
+  constexpr bool kPacked = M == 192 && W == 256;
+  uint32_t words[kPacked ? W / 4 : 1];
+  if constexpr (kPacked) {
+#pragma unroll
+    for (int i = 0; i < W / 4; ++i) {
+      const int hf = i / 32, j = i % 32 / 2, h = i % 2;
+      const int m = un.r0 + 64 * wg + 16 * q + g + 8 * h, col = un.c0 + 128 * hf + 8 * j + 2 * t;
+      float v0 = acc[64 * hf + 4 * j + 2 * h], v1 = acc[64 * hf + 4 * j + 2 * h + 1];
+      if (diag) {
+        v0 = m > col ? 0.f : v0;
+        v1 = m > col + 1 ? 0.f : v1;
+      }
+      const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
+      words[i] = *reinterpret_cast<const uint32_t*>(&v);
+    }
+  }
 #pragma unroll
   for (int hf = 0; hf < W / 128; ++hf) {
     if (wtid == 0)
@@ -195,15 +228,18 @@ __device__ void store_unit(unsigned char* out, const CUtensorMap* map_c, const U
 #pragma unroll
       for (int j = 0; j < 16; ++j) {
         const int c = 8 * j + 2 * t, col = un.c0 + 128 * hf + c;
+        uint16_t* dst =
+            &ob[(c / kBoxN) * 64 * kBoxN + r * kBoxN + (((c % kBoxN) / 8) ^ (r % 8)) * 8 + c % 8];
+        if constexpr (kPacked) {
+          *reinterpret_cast<uint32_t*>(dst) = words[32 * hf + 2 * j + h];
+          continue;
+        }
         float v0 = acc[64 * hf + 4 * j + 2 * h], v1 = acc[64 * hf + 4 * j + 2 * h + 1];
         if (diag) {
           v0 = m > col ? 0.f : v0;
           v1 = m > col + 1 ? 0.f : v1;
         }
-        const __nv_bfloat162 v = __floats2bfloat162_rn(v0, v1);
-        *reinterpret_cast<__nv_bfloat162*>(
-            &ob[(c / kBoxN) * 64 * kBoxN + r * kBoxN + (((c % kBoxN) / 8) ^ (r % 8)) * 8 + c % 8]) =
-            v;
+        *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
       }
     }
     ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine
@@ -286,10 +322,12 @@ __device__ __forceinline__ void produce(const Smem<M, W>& sm, const CUtensorMap&
 // The consumer warpgroups over the same units.
 template <int M, int W, int kSkip, bool kPair>
 __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap& map_c,
-                                        const Unit* units, int u_first, int u_end, int slots,
+                                        const Unit* units, int u_first, int u_end, int ring_slots,
                                         float* partials, int* flags, int epoch) {
   using S = Shape<M, W>;
   constexpr int kConsumerThreads = Warps<M>::kConsumerThreads;
+  // (M = 192, W = 256: the whole ring, a constant, for the registers)
+  const int slots = M == 192 && W == 256 ? S::kSlots : ring_slots;
   unsigned char *ring = sm.ring, *out = sm.out();
   uint64_t *full = sm.full(), *empty = sm.empty();
   const int tid = threadIdx.x;
@@ -301,6 +339,7 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
   constexpr uint32_t kSlot = S::kStageBytes >> 4, kStepA = 16 * 2 >> 4,
                      kStepB = 16 * kBoxN * 2 >> 4;
   constexpr int kAcc = W / 2;  // accumulators a consumer thread
+  constexpr bool kNoPins = kSkip == 2 && M == 192 && W == 256;
   float acc[kAcc];
   int s = 0;
   uint32_t phase = 0;
@@ -335,12 +374,15 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
       else
         ptx::named_barrier_sync(kMaskWgBarrier + wg, 128);
     }
+    // (M = 192, W = 256 without wgmma: no pins, or the 128 unwritten accumulators spill)
+    if constexpr (!kNoPins) {
 #pragma unroll
-    for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
+      for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
+    }
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < (kSkip == 2 ? 0 : kStep / 16); ++kk)
-      wgmma<W>(acc, ptx::desc_kmajor_sw128_from_lo(da0 + s * kSlot + kStepA * kk),
+      wgmma<M, W>(acc, ptx::desc_kmajor_sw128_from_lo(da0 + s * kSlot + kStepA * kk),
                ptx::desc_kmajor_sw128_from_lo(db0 + s * kSlot + kStepB * kk),
                kk == 0 && it == 0 ? 0 : 1);
     ptx::wgmma_commit();
@@ -358,8 +400,10 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
       if (++s == slots) s = 0, phase ^= 1u;
     }
     ptx::wgmma_wait<0>();
+    if constexpr (!kNoPins) {
 #pragma unroll
-    for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
+      for (int r = 0; r < kAcc; ++r) ptx::pin(acc[r]);
+    }
     release(last);
     // kPair: the partner's longer band's stages, phases without data here.
     for (int it = un.steps; kPair && it < un.span; ++it) {
@@ -367,16 +411,18 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
       release(s);
       if (++s == slots) s = 0, phase ^= 1u;
     }
-    if (un.role != 0) {
+    // M = 192, W = 256 (160 registers): the unit read again, not held through the mainloop.
+    const Unit ue = M == 192 && W == 256 ? units[u] : un;
+    if (ue.role != 0) {
       // A split unit's sums, a thread's accumulators kConsumerThreads apart (coalesced).
-      float* part = partials + size_t(un.split) * kConsumerThreads * kAcc + tid;
-      if (un.role == 1) {
+      float* part = partials + size_t(ue.split) * kConsumerThreads * kAcc + tid;
+      if (ue.role == 1) {
 #pragma unroll
         for (int r = 0; r < kAcc; ++r) __stcg(part + r * kConsumerThreads, acc[r]);
         __threadfence();
         ptx::named_barrier_sync(kSplitBarrier, kConsumerThreads);
         if (tid == 0)
-          asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flags + un.split), "r"(epoch)
+          asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flags + ue.split), "r"(epoch)
                        : "memory");
         continue;
       }
@@ -385,7 +431,7 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
         do {
           asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n"
                        : "=r"(seen)
-                       : "l"(flags + un.split)
+                       : "l"(flags + ue.split)
                        : "memory");
         } while (seen != epoch);
       }
@@ -393,7 +439,7 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
 #pragma unroll
       for (int r = 0; r < kAcc; ++r) acc[r] += __ldcg(part + r * kConsumerThreads);
     }
-    if (!kPair || !un.quiet) store_unit<M, W>(out, &map_c, un, wg, acc);
+    if (!kPair || !ue.quiet) store_unit<M, W>(out, &map_c, ue, wg, acc);
   }
   if (tid % 128 == 0) ptx::bulk_wait_all();
 }
@@ -420,7 +466,7 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
                int narrow_blocks, int ring_slots, float* partials, int* flags, int epoch) {
 #if TRIMM_SM90_DEVICE
-  static_assert(M == 128 || kMode == 128 || kMode == kPairs, "192-row units: every block 128 wide");
+  static_assert(M == 128 || kMode != 0, "192-row units: every block one width");
   constexpr bool kPair = kMode == kPairs;
   constexpr int kWide = kMode == 0 || kMode == 256 ? 256 : 128;  // the other blocks' width
   static_assert(kMode != 0 || Shape<M, 128>::kSlots * Shape<M, 128>::kStageBytes ==
@@ -582,14 +628,15 @@ Plan mixed_plan(int n, int blocks, const Cost& cost) {
   return best;
 }
 
-// Split: every unit 128×256, those of more than `threshold` stages as two parts (the first
+// Split: every unit M × W, those of more than `threshold` stages as two parts (the first
 // half of the band, then the rest), the threshold minimizing the modelled makespan unless
 // `forced` (> 0) gives it; each block's first parts moved to the front of its list.
+template <int M, int W>
 Plan split_plan(int n, int blocks, const Cost& cost, int forced = 0) {
   auto parts = [&](int threshold) {
     std::vector<Unit> us;
     int split = 0;
-    for (Unit u : units_of<128, 256>(n)) {
+    for (Unit u : units_of<M, W>(n)) {
       if (u.steps <= threshold) {
         us.push_back(u);
         continue;
@@ -820,6 +867,7 @@ int main(int argc, char** argv) {
   bool ring_variants = false;         // --ring: the loads alone with 2 … all slots of the ring
   bool tall_only = false;             // --tall: no 128×256 or mixed plans
   bool pair_only = false;             // --pairs: only the pair plans (W=128 and M=192)
+  bool wide192 = false;               // --wide192: 192×256 units too, long bands split
   std::vector<int> split_thresholds;  // --split: the split plans' thresholds, forced
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--paths") == 0) {
@@ -830,6 +878,8 @@ int main(int argc, char** argv) {
       tall_only = true;
     } else if (std::strcmp(argv[i], "--pairs") == 0) {
       pair_only = true;
+    } else if (std::strcmp(argv[i], "--wide192") == 0) {
+      wide192 = true;
     } else if (std::strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
       for (char* t = std::strtok(argv[++i], ","); t != nullptr; t = std::strtok(nullptr, ","))
         split_thresholds.push_back(std::atoi(t));
@@ -913,12 +963,12 @@ int main(int argc, char** argv) {
                  : run<128, 128>(p, plan, "W=128", flush, flush_bytes)) &&
            ok;
       if (wide)
-        ok = run<128, 256>(p, split_plan(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) &&
+        ok = run<128, 256>(p, split_plan<128, 256>(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) &&
              ok;
       for (const int t : wide ? split_thresholds : std::vector<int>{}) {
         char label[64];
         std::snprintf(label, sizeof label, "W=256 split at %d", t);
-        const Plan plan_t = split_plan(n, sms, Cost{1.5}, t);
+        const Plan plan_t = split_plan<128, 256>(n, sms, Cost{1.5}, t);
         ok = run<128, 256>(p, plan_t, label, flush, flush_bytes) && ok;
         std::snprintf(label, sizeof label, "W=256 split at %d no wgmma", t);
         run<128, 256, 2>(p, plan_t, label, flush, flush_bytes);
@@ -964,6 +1014,28 @@ int main(int argc, char** argv) {
         run<192, 128, 2>(p, plan, "M=192 no wgmma", flush, flush_bytes);
       }
     }
+#ifdef TRIMM_PROBE_WIDE192
+    if (wide192) {
+      // 192×256 units (session 57): 0.58× the bytes a flop of 128×128 (37 B a tensor cycle at
+      // peak, near the ~35 B intake cap), a stage ~2.5 of 128×128's; the longest bands (64
+      // stages of 1536 tensor cycles) split in two.
+      const Plan plan = split_plan<192, 256>(n, sms, Cost{2.5});
+      ok = run<192, 256>(p, plan, "M=192 W=256 split", flush, flush_bytes) && ok;
+      for (const int t : split_thresholds) {
+        char label[64];
+        std::snprintf(label, sizeof label, "M=192 W=256 split at %d", t);
+        ok = run<192, 256>(p, split_plan<192, 256>(n, sms, Cost{2.5}, t), label, flush,
+                           flush_bytes) &&
+             ok;
+      }
+      if (timing_variants) {
+        run<192, 256, 1>(p, plan, "M=192 W=256 split no loads", flush, flush_bytes);
+        run<192, 256, 2>(p, plan, "M=192 W=256 split no wgmma", flush, flush_bytes);
+      }
+    }
+#else
+    if (wide192) std::printf("wide-probe: --wide192 is probe_sm90_bf16_wide192's\n");
+#endif
     for (const double a : tall_only || pair_only
                               ? std::vector<double>{}
                               : std::vector<double>(std::begin(wide_costs), std::end(wide_costs))) {
