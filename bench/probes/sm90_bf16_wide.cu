@@ -466,12 +466,8 @@ __global__ void __launch_bounds__(Warps<M>::kThreads, 1)
                const __grid_constant__ CUtensorMap map_c, const Unit* units, const int* offsets,
                int narrow_blocks, int ring_slots, float* partials, int* flags, int epoch) {
 #if TRIMM_SM90_DEVICE
-  static_assert(M == 128 || kMode != 0, "192-row units: every block one width");
   constexpr bool kPair = kMode == kPairs;
   constexpr int kWide = kMode == 0 || kMode == 256 ? 256 : 128;  // the other blocks' width
-  static_assert(kMode != 0 || Shape<M, 128>::kSlots * Shape<M, 128>::kStageBytes ==
-                                  Shape<M, kWide>::kSlots * Shape<M, kWide>::kStageBytes,
-                "both widths' rings take the same bytes: one layout for a mixed launch");
   using Wp = Warps<M, kPair>;
   using Narrow = Smem<M, 128>;
   using Wide = Smem<M, kWide>;
@@ -546,13 +542,13 @@ std::vector<Unit> units_of(int n) {
   return all;
 }
 
-// A unit's time in 128×128-stage equivalents: its stages (a 128×256 or 192×128 stage `wide` of
-// them) plus the unit's own costs (7: sm90_16bit's unit_cost).
+// A unit's time in 128×128-stage equivalents: its stages (a wide stage `wide` of them, a narrow
+// one `narrow`: 1 at M = 128) plus the unit's own costs (7: sm90_16bit's unit_cost).
 struct Cost {
-  double wide;
+  double wide, narrow = 1.0;
   double operator()(const Unit& u, bool is_wide) const {
     // (a split part's 128 KB of partial sums, written or read: ~4 stages' bytes)
-    return (is_wide ? wide * u.steps + 8.0 : u.steps + 7.0) + (u.role != 0 ? 4.0 : 0.0);
+    return (is_wide ? wide * u.steps + 8.0 : narrow * u.steps + 7.0) + (u.role != 0 ? 4.0 : 0.0);
   }
 };
 
@@ -578,7 +574,7 @@ double lpt(std::vector<Unit> us, int count, bool is_wide, const Cost& cost,
   return makespan;
 }
 
-// A launch's plan: narrow_blocks lists of 128×128 units, then lists of 128×256 ones (M=192: every
+// A launch's plan: narrow_blocks lists of M×128 units, then lists of M×256 ones (M=192 alone: every
 // list of 192×128 units).
 struct Plan {
   std::vector<std::vector<Unit>> lists;
@@ -586,11 +582,12 @@ struct Plan {
   double makespan = 0.0;
 };
 
-// Mixed: 128×256 units of at most `threshold` stages, the longer ones as their two 128×128 halves
+// Mixed: M×256 units of at most `threshold` stages, the longer ones as their two M×128 halves
 // (a half wholly below the diagonal dropped), the blocks split between the widths; the threshold
 // and the split minimize the modelled makespan.
+template <int M>
 Plan mixed_plan(int n, int blocks, const Cost& cost) {
-  const std::vector<Unit> wide = units_of<128, 256>(n);
+  const std::vector<Unit> wide = units_of<M, 256>(n);
   Plan best;
   best.makespan = 1e30;
   for (int threshold = 2; threshold <= n / kStep; threshold += 2) {
@@ -1032,6 +1029,21 @@ int main(int argc, char** argv) {
         run<192, 256, 1>(p, plan, "M=192 W=256 split no loads", flush, flush_bytes);
         run<192, 256, 2>(p, plan, "M=192 W=256 split no wgmma", flush, flush_bytes);
       }
+      // Mixed (M = 192): the longest 192×256 units as their two 192×128 halves, on blocks of
+      // their own; stage costs from session 57's 8192 row (192×128 1.17 and 192×256 1.9 of
+      // 128×128's), then the bytes' view (1.25 and 1.75).
+      for (const Cost c : {Cost{1.9, 1.17}, Cost{1.75, 1.25}}) {
+        char label[64];
+        std::snprintf(label, sizeof label, "M=192 mixed (%.2f/%.2f eq)", c.wide, c.narrow);
+        const Plan plan_m = mixed_plan<192>(n, sms, c);
+        ok = run<192, 0>(p, plan_m, label, flush, flush_bytes) && ok;
+        if (timing_variants) {
+          std::snprintf(label, sizeof label, "M=192 mixed no loads");
+          run<192, 0, 1>(p, plan_m, label, flush, flush_bytes);
+          std::snprintf(label, sizeof label, "M=192 mixed no wgmma");
+          run<192, 0, 2>(p, plan_m, label, flush, flush_bytes);
+        }
+      }
     }
 #else
     if (wide192) std::printf("wide-probe: --wide192 is probe_sm90_bf16_wide192's\n");
@@ -1041,7 +1053,7 @@ int main(int argc, char** argv) {
                               : std::vector<double>(std::begin(wide_costs), std::end(wide_costs))) {
       char label[64];
       std::snprintf(label, sizeof label, "mixed (wide stage %.2f eq)", a);
-      ok = run<128, 0>(p, mixed_plan(n, sms, Cost{a}), label, flush, flush_bytes) && ok;
+      ok = run<128, 0>(p, mixed_plan<128>(n, sms, Cost{a}), label, flush, flush_bytes) && ok;
     }
     PROBE_CHECK(cudaFree(p.A));
     PROBE_CHECK(cudaFree(p.B));
