@@ -87,8 +87,8 @@ constexpr int kBoxN = 64;  // columns of a TMA box of B and C
 
 // M rows of a unit: M / 64 consumer warpgroups, then a warpgroup whose first thread produces.
 // Registers a thread at launch fill the SM; setmaxnreg then moves them to the consumers (M = 128:
-// 128 accumulators need more than 168; M = 192: 64 of them, or 192×256's 128, in 160). kPair: the pairs' producer
-// spills at 24, so it keeps 40 (as sm90_16bit's, with 232) or 32 (M = 192).
+// 128 accumulators need more than 168; M = 192: 64 of them, or 192×256's 128, in 160). kPair: the
+// pairs' producer spills at 24, so it keeps 40 (as sm90_16bit's, with 232) or 32 (M = 192).
 template <int M, bool kPair = false>
 struct Warps {
   static_assert(M == 128 || M == 192, "two or three consumer warpgroups of 64 rows");
@@ -383,8 +383,8 @@ __device__ __forceinline__ void consume(const Smem<M, W>& sm, const CUtensorMap&
 #pragma unroll
     for (int kk = 0; kk < (kSkip == 2 ? 0 : kStep / 16); ++kk)
       wgmma<M, W>(acc, ptx::desc_kmajor_sw128_from_lo(da0 + s * kSlot + kStepA * kk),
-               ptx::desc_kmajor_sw128_from_lo(db0 + s * kSlot + kStepB * kk),
-               kk == 0 && it == 0 ? 0 : 1);
+                  ptx::desc_kmajor_sw128_from_lo(db0 + s * kSlot + kStepB * kk),
+                  kk == 0 && it == 0 ? 0 : 1);
     ptx::wgmma_commit();
   };
   for (int u = u_first; u < u_end; ++u) {
@@ -960,7 +960,8 @@ int main(int argc, char** argv) {
                  : run<128, 128>(p, plan, "W=128", flush, flush_bytes)) &&
            ok;
       if (wide)
-        ok = run<128, 256>(p, split_plan<128, 256>(n, sms, Cost{1.5}), "W=256 split", flush, flush_bytes) &&
+        ok = run<128, 256>(p, split_plan<128, 256>(n, sms, Cost{1.5}), "W=256 split", flush,
+                           flush_bytes) &&
              ok;
       for (const int t : wide ? split_thresholds : std::vector<int>{}) {
         char label[64];
@@ -1038,9 +1039,9 @@ int main(int argc, char** argv) {
         const Plan plan_m = mixed_plan<192>(n, sms, c);
         ok = run<192, 0>(p, plan_m, label, flush, flush_bytes) && ok;
         if (timing_variants) {
-          std::snprintf(label, sizeof label, "M=192 mixed no loads");
+          std::snprintf(label, sizeof label, "M=192 mixed (%.2f) no loads", c.wide);
           run<192, 0, 1>(p, plan_m, label, flush, flush_bytes);
-          std::snprintf(label, sizeof label, "M=192 mixed no wgmma");
+          std::snprintf(label, sizeof label, "M=192 mixed (%.2f) no wgmma", c.wide);
           run<192, 0, 2>(p, plan_m, label, flush, flush_bytes);
         }
       }
