@@ -147,6 +147,15 @@ struct TallTile {
 inline constexpr TallTile kSm90Bf16Tall{192, 128, 64, 4};
 inline constexpr int64_t kSm90Bf16TallMinN = 4096;
 inline constexpr int64_t kSm90Bf16TallMaxN = 8192;
+// Wide units (session 57, docs/sm90_16bit_wide_plan.md): 192 rows × 256 columns, a ring of 3
+// stages of 56 KB, each consumer warpgroup two m64n128k16 a k16 (ptxas refuses m64n256 at 512
+// threads). 0.58× the bytes a multiply-add of a 128×128 unit; each unit's 96 KB epilogue runs
+// unoverlapped (one accumulator set), so short units lose: at 4096 the probe's skeleton ran 1.09×
+// its 192×128 one, at 6144-12288 0.61-0.86× (H100, bench/RESULTS.md session 57). Taken for one
+// Upper problem with n % 8 == 0 from kSm90Bf16WideMinN to kSm90Bf16WideMaxN, before the tall units.
+inline constexpr TallTile kSm90Bf16Wide{192, 256, 64, 3};
+inline constexpr int64_t kSm90Bf16WideMinN = 6144;
+inline constexpr int64_t kSm90Bf16WideMaxN = 12288;
 
 // fp32 on fp16 wgmma (sm90_fp16x3): sm90_16bit's tile and stage, each operand in two fp16
 // planes, so a stage is 64 KB: 3 in the ring (its product: 125 µs at 4096, session 22).

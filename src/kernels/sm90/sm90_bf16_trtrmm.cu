@@ -84,6 +84,7 @@ namespace {
 
 constexpr config::WgmmaTile Cfg = config::kSm90Bf16;
 constexpr config::TallTile Tall = config::kSm90Bf16Tall;
+constexpr config::TallTile Wide = config::kSm90Bf16Wide;
 constexpr int kTile = Cfg.tile, kStep = Cfg.bk;
 constexpr int kBoxN = 64;           // 16-bit elements per 128-byte swizzled row: TMA's box width
 constexpr int kWgmmaK = 16;         // k per wgmma for 16-bit inputs
@@ -93,6 +94,8 @@ static_assert(kTile % kBoxN == 0, "B's stage is kTile / kBoxN boxes");
 static_assert(kStep % kWgmmaK == 0 && kStep % 8 == 0, "whole wgmma k steps, whole swizzle atoms");
 static_assert(Tall.cols == kTile && Tall.bk == kStep,
               "tall units are 128 wide, with the square tiles' stage of k");
+static_assert(Wide.rows == Tall.rows && Wide.cols == 2 * kTile && Wide.bk == kStep,
+              "wide units are tall units twice as wide: two m64n128k16 a k16");
 
 // A block's form, by the rows M of its units: the square schedule's 128×128 tiles, or tall
 // 192×128 units (Upper, one problem: sched/tall_order.hpp). Each consumer warpgroup owns 64 rows
@@ -100,18 +103,26 @@ static_assert(Tall.cols == kTile && Tall.bk == kStep,
 // helper warps. Registers a thread: at launch (one block per SM), then after setmaxnreg, which
 // moves them from the last warpgroup to the consumers' accumulators (consume_units). Each SM
 // sub-partition hosts one warp of each warpgroup.
-template <int M>
+// Wide units (Cols = 256, config::kSm90Bf16Wide) are tall units of two 128-column halves, each a
+// m64n128k16 into its own 64 accumulators (ptxas checks m64n256's 154 registers against the
+// launch's 128, not setmaxnreg's).
+template <int M, int Cols = kTile>
 struct Form {
-  static_assert(M == kTile || M == Tall.rows, "the square tiles or the tall units");
+  static_assert(M == kTile ? Cols == kTile
+                           : M == Tall.rows && (Cols == Tall.cols || Cols == Wide.cols),
+                "the square tiles, the tall units or the wide ones");
   static constexpr int kConsumers = M / 64, kConsumerThreads = 128 * kConsumers;
   static constexpr int kThreads = kConsumerThreads + 32 + kHelperThreads;
-  static constexpr int kStages = M == kTile ? Cfg.stages : Tall.stages;
+  static constexpr int kStages = M == kTile          ? Cfg.stages
+                                 : Cols == Wide.cols ? Wide.stages
+                                                     : Tall.stages;
+  static constexpr int kHalves = Cols / kTile;  // 128-column halves: 64 accumulators each
   static constexpr int kLaunchRegs = M == kTile ? 168 : 128;
   static constexpr int kProducerRegs = M == kTile ? 40 : 32;  // (tall: 24 spills)
   static constexpr int kConsumerRegs = M == kTile ? 232 : 160;
   // Accumulator sets a consumer thread: two of 64, or (160 registers) one.
   static constexpr int kAccSets = M == kTile ? 2 : 1;
-  static_assert(64 * kAccSets + 32 <= kConsumerRegs,
+  static_assert(64 * kHalves * kAccSets + 32 <= kConsumerRegs,
                 "the accumulators leave a consumer room for its addresses and loop state");
   static_assert(kLaunchRegs * kThreads <= 65536, "one block per SM");
   static_assert(kProducerRegs + kConsumers * kConsumerRegs <= (kConsumers + 1) * kLaunchRegs,
@@ -126,8 +137,9 @@ constexpr int kLaunchRegs = Square::kLaunchRegs;
 static_assert(kThreads == Cfg.threads() && kConsumerThreads == 128 * Cfg.consumers,
               "the table's shape");
 static_assert(Form<Tall.rows>::kConsumers == Tall.consumers() &&
-                  Form<Tall.rows>::kStages == Tall.stages,
-              "the table's tall shape");
+                  Form<Tall.rows>::kStages == Tall.stages &&
+                  Form<Wide.rows, Wide.cols>::kStages == Wide.stages,
+              "the table's tall and wide shapes");
 // A cluster's k split keeps fewer loads in flight: at n = 1024, 4 of the 6 slots ran 11.9 µs
 // against 12.45 (its blocks all start at once, and a block's first stage arrives sooner), while
 // the persistent kernel at 4096 wants all 6 (58.2 against 59.0-59.9 µs with 4; session 17,
@@ -142,30 +154,32 @@ constexpr int kMaxPairLag = kStages - 2;
 
 // One pipeline stage, every tile in rows of 128 bytes in TMA's 128-byte swizzle: the 16-byte
 // chunk c of row r sits at chunk c ^ (r % 8). 1024-byte aligned, as the descriptors require.
-template <int M>
+template <int M, int Cols = kTile>
 struct alignas(1024) Stage {
-  uint16_t a[M * kStep];      // (m M, k 64): A rows, K-major
-  uint16_t b[kStep * kTile];  // kTile/64 boxes of (k 64, n 64): B rows, N-major
+  uint16_t a[M * kStep];     // (m M, k 64): A rows, K-major
+  uint16_t b[kStep * Cols];  // Cols/64 boxes of (k 64, n 64): B rows, N-major
 };
 static_assert(sizeof(Stage<kTile>) == 2 * 2 * kTile * kStep &&
-                  sizeof(Stage<Tall.rows>) == 2 * (Tall.rows + kTile) * kStep,
+                  sizeof(Stage<Tall.rows>) == 2 * (Tall.rows + kTile) * kStep &&
+                  sizeof(Stage<Wide.rows, Wide.cols>) == 2 * (Wide.rows + Wide.cols) * kStep,
               "no padding inside a stage");
 // C's tile on its way out: each consumer's 64 rows as two TMA boxes of 64 columns, in the same
 // 128-byte swizzle (so that the accumulators' pairs land in distinct banks).
 struct alignas(1024) OutBuffer {
   uint16_t box[kTile / kBoxN][64 * kBoxN];
 };
-template <int M>
+template <int M, int Cols = kTile>
 struct Storage {
-  Stage<M> stage[Form<M>::kStages];
-  OutBuffer out[Form<M>::kConsumers];
-  uint64_t full[Form<M>::kStages], empty[Form<M>::kStages];
+  Stage<M, Cols> stage[Form<M, Cols>::kStages];
+  OutBuffer out[Form<M>::kConsumers];  // (wide units: each half in turn)
+  uint64_t full[Form<M, Cols>::kStages], empty[Form<M, Cols>::kStages];
   unit_list::Entry units[unit_list::kMaxLevels];  // the block's units (unsplit kernel)
   uint16_t partner[unit_list::kMaxLevels];  // a pair layout's partners, level by level (kPair)
 };
 using SharedStorage = Storage<kTile>;
 static_assert(sizeof(Storage<kTile>) + 1024 <= 227 * 1024 &&
-                  sizeof(Storage<Tall.rows>) + 1024 <= 227 * 1024,
+                  sizeof(Storage<Tall.rows>) + 1024 <= 227 * 1024 &&
+                  sizeof(Storage<Wide.rows, Wide.cols>) + 1024 <= 227 * 1024,
               "fits a block's shared memory");
 
 // A cluster's k split (kSplit): the tile's four pieces, consumer wg's rows × box bx of 64
@@ -188,12 +202,13 @@ static_assert(sizeof(SharedStorage::stage) >= kMaxOwnerFragments * sizeof(float4
 
 // Where a tile lies in C. Upper: tile (bi, bj) of the scheduler is rows bi, columns bj. Lower:
 // the scheduler's coordinates are those of Cᵀ, so rows bj, columns bi. Either way the kernel
-// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k. Tall units (rows = 192,
-// Upper only): row block bi, column block bj (sched::TallSchedule).
+// computes C(m, n) = Σ_k A(m, k)·B(k, n) over the scheduler's band of k. Tall and wide units
+// (rows = 192, cols = 128 or 256, Upper only): row block bi, column block bj
+// (sched::TallSchedule).
 struct TileCoords {
   int m0, n0;
-  __device__ TileCoords(const sched::WorkUnit& u, bool lower, int rows = kTile)
-      : m0((lower ? u.bj : u.bi) * rows), n0((lower ? u.bi : u.bj) * kTile) {}
+  __device__ TileCoords(const sched::WorkUnit& u, bool lower, int rows = kTile, int cols = kTile)
+      : m0((lower ? u.bj : u.bi) * rows), n0((lower ? u.bi : u.bj) * cols) {}
 };
 
 #if TRIMM_SM90_DEVICE
@@ -214,22 +229,22 @@ static_assert(kMaskWgBarrier > kMaskBarrier && kStoreBarrier<Tall.rows> + Tall.c
 
 // --- producer: one thread, kRing loads ahead --------------------------------------------------
 // B's stage from k0, all of its boxes of 64 columns, completing on `full`.
-template <int M>
-__device__ __forceinline__ void load_b(Stage<M>& st, const CUtensorMap* map_b, uint64_t* full,
+template <int M, int Cols>
+__device__ __forceinline__ void load_b(Stage<M, Cols>& st, const CUtensorMap* map_b, uint64_t* full,
                                        const TileCoords& tc, int k0, int zb) {
 #pragma unroll
-  for (int j = 0; j < kTile / kBoxN; ++j)
+  for (int j = 0; j < Cols / kBoxN; ++j)
     ptx::tma_load_3d(st.b + j * kBoxN * kStep, map_b, full, tc.n0 + j * kBoxN, k0, zb);
 }
 
 // Stage q's loads (its slot free), k from k0: A's M rows in one box.
-template <int kRing, int M>
-__device__ __forceinline__ void load_stage(Storage<M>& sm, const CUtensorMap* map_a,
+template <int kRing, int M, int Cols>
+__device__ __forceinline__ void load_stage(Storage<M, Cols>& sm, const CUtensorMap* map_a,
                                            const CUtensorMap* map_b, const TileCoords& tc, int k0,
                                            int q, int za, int zb) {
   const int s = q % kRing;
-  Stage<M>& st = sm.stage[s];
-  ptx::mbar_arrive_expect_tx(&sm.full[s], uint32_t(sizeof(Stage<M>)));
+  Stage<M, Cols>& st = sm.stage[s];
+  ptx::mbar_arrive_expect_tx(&sm.full[s], uint32_t(sizeof(Stage<M, Cols>)));
   ptx::tma_load_3d(st.a, map_a, &sm.full[s], k0, tc.m0, za);
   load_b(st, map_b, &sm.full[s], tc, k0, zb);
 }
@@ -293,8 +308,8 @@ __device__ void produce_pair(SharedStorage& sm, const CUtensorMap* map_a, const 
 // q0: the stages this block ran before this unit (the ring and its phases continue across units).
 // kRing: the ring's depth in use, kStages or (a cluster's k split) kSplitRing.
 // first: stages already issued (the prologue's early loads of a block's first unit).
-template <int kRing, int M>
-__device__ void produce(Storage<M>& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
+template <int kRing, int M, int Cols>
+__device__ void produce(Storage<M, Cols>& sm, const CUtensorMap* map_a, const CUtensorMap* map_b,
                         const TileCoords& tc, int k_begin, int steps, int q0, int za, int zb,
                         int first = 0) {
   for (int it = first; it < steps; ++it) {
@@ -386,8 +401,8 @@ struct RingPos {
 // further adds sizeof(Stage<M>) >> 4, one instruction (the address field never carries).
 struct StageDescs {
   uint32_t a, b;
-  template <int M>
-  __device__ StageDescs(Storage<M>& sm, int wg)
+  template <int M, int Cols>
+  __device__ StageDescs(Storage<M, Cols>& sm, int wg)
       : a(ptx::desc_kmajor_sw128_lo(sm.stage[0].a + 64 * wg * kStep)),
         b(uint32_t(ptx::desc_mnmajor_sw128(sm.stage[0].b, kBoxBytes))) {}
 };
@@ -396,19 +411,24 @@ struct StageDescs {
 // its data, masks its structural zeros (not in a dense schedule: Path::Dense multiplies the
 // operands as they are), and issues its four wgmmas into acc as one commit group.
 // accumulate = 0 for a unit's first stage: its first wgmma overwrites acc, which needs no
-// zeroing. (The ring and its phases continue across a block's units.) M: the unit's rows.
-template <bool kLower, bool kBf16, int kRing, int M>
-__device__ __forceinline__ void issue_stage(Storage<M>& sm, const TileCoords& tc, int k0,
+// zeroing. (The ring and its phases continue across a block's units.) M: the unit's rows. Wide
+// units (Cols = 256): acc the left 128 columns, hi the right ones (else hi is acc, unused).
+template <bool kLower, bool kBf16, int kRing, int M, int Cols>
+__device__ __forceinline__ void issue_stage(Storage<M, Cols>& sm, const TileCoords& tc, int k0,
                                             bool dense, RingPos<kRing> pos, const StageDescs& d,
-                                            int wg, int ctid, int accumulate, float (&acc)[64]) {
+                                            int wg, int ctid, int accumulate, float (&acc)[64],
+                                            float (&hi)[64]) {
   constexpr int kConsumerThreads = Form<M>::kConsumerThreads;
   const int s = pos.s;
   ptx::mbar_wait(&sm.full[s], pos.phase);
-  Stage<M>& st = sm.stage[s];
+  Stage<M, Cols>& st = sm.stage[s];
   // Block-uniform: does the stage's k range reach A's or B's diagonal (any block not Kept)?
   const bool edge_a = kLower ? k0 + kStep > tc.m0 : k0 < tc.m0 + M;
   const bool edge_b = kLower ? k0 < tc.n0 + kTile : k0 + kStep > tc.n0;
   if (!dense && (edge_a || edge_b)) {
+    // Wide units (128 accumulators in 160 registers): the thread's index opaque here, so that
+    // the masks' per-thread offsets are computed where used, not held through the mainloop.
+    if constexpr (Cols != kTile) asm volatile("mov.b32 %0, %0;" : "+r"(ctid));
     // Warpgroup-uniform: this consumer's 64 rows of A, its own to zero or mask. (Skipping the
     // wgmmas of a Zero block instead would put them in a branch: ptxas then serializes every
     // wgmma, C7520.)
@@ -419,6 +439,10 @@ __device__ __forceinline__ void issue_stage(Storage<M>& sm, const TileCoords& tc
       mask_block<kLower>(st.b, b_block<kLower>(k0 - tc.n0), ctid, kConsumerThreads);
       mask_block<kLower>(st.b + kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - kBoxN), ctid,
                          kConsumerThreads);
+#pragma unroll
+      for (int j = 2; j < Cols / kBoxN; ++j)  // (wide units: the right half's boxes)
+        mask_block<kLower>(st.b + j * kBoxN * kStep, b_block<kLower>(k0 - tc.n0 - j * kBoxN), ctid,
+                           kConsumerThreads);
     }
     ptx::fence_proxy_async();  // these generic-proxy writes, before wgmma's async-proxy reads
     if (edge_b)
@@ -428,18 +452,24 @@ __device__ __forceinline__ void issue_stage(Storage<M>& sm, const TileCoords& tc
   }
 #pragma unroll
   for (int r = 0; r < 64; ++r) ptx::pin(acc[r]);
+  if constexpr (Cols != kTile) {
+#pragma unroll
+    for (int r = 0; r < 64; ++r) ptx::pin(hi[r]);
+  }
   ptx::wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < kStep / kWgmmaK; ++kk) {
     // A: this warpgroup's 64 rows (8 atoms of 8 rows, 1024 bytes apart), k moves 32 bytes
     // along the swizzled row. B: k moves 16 rows = two 1024-byte atoms; the second 64 columns
     // are the next box (LBO).
-    constexpr uint32_t kSlot = sizeof(Stage<M>) >> 4;
+    constexpr uint32_t kSlot = sizeof(Stage<M, Cols>) >> 4;
     constexpr uint32_t kStepA = kWgmmaK * sizeof(uint16_t) >> 4,
                        kStepB = kWgmmaK * kBoxN * sizeof(uint16_t) >> 4;
     const uint64_t da = ptx::desc_kmajor_sw128_from_lo(d.a + s * kSlot + kStepA * kk);
     const uint64_t db = ptx::desc_kmajor_sw128_from_lo(d.b + s * kSlot + kStepB * kk);
     ptx::wgmma_m64n128k16_ss<kBf16>(acc, da, db, kk == 0 ? accumulate : 1);
+    if constexpr (Cols != kTile)  // the right half: B's boxes 2 and 3, two LBOs on
+      ptx::wgmma_m64n128k16_ss<kBf16>(hi, da, db + (2 * kBoxBytes >> 4), kk == 0 ? accumulate : 1);
   }
   ptx::wgmma_commit();
 }
@@ -448,14 +478,14 @@ __device__ __forceinline__ void issue_stage(Storage<M>& sm, const TileCoords& tc
 // is free (the tensor cores always have the next group queued).
 // partner >= 0 (a cluster pair): that block's producer multicasts into this slot too, and waits
 // for these arrivals on its own `empty`.
-template <int M>
-__device__ __forceinline__ void free_slot(Storage<M>& sm, int slot, int partner) {
+template <int M, int Cols>
+__device__ __forceinline__ void free_slot(Storage<M, Cols>& sm, int slot, int partner) {
   ptx::mbar_arrive(&sm.empty[slot]);
   if (partner >= 0)
     ptx::mbar_arrive_cluster(ptx::map_shared_rank(shared_address(&sm.empty[slot]), partner));
 }
-template <int M>
-__device__ __forceinline__ void retire_stage(Storage<M>& sm, int slot, bool lane0,
+template <int M, int Cols>
+__device__ __forceinline__ void retire_stage(Storage<M, Cols>& sm, int slot, bool lane0,
                                              int partner = -1) {
   ptx::wgmma_wait<1>();
   if (lane0) free_slot(sm, slot, partner);
@@ -464,8 +494,8 @@ __device__ __forceinline__ void retire_stage(Storage<M>& sm, int slot, bool lane
 // The last stage issued (in `slot`): its group retired (acc final), its slot freed where `release`
 // (a cluster rank's share may have issued none). The wait is unconditional: a wait in a branch
 // serializes the wgmmas (C7518).
-template <int M>
-__device__ __forceinline__ void drain(Storage<M>& sm, int slot, bool lane0, float (&acc)[64],
+template <int M, int Cols>
+__device__ __forceinline__ void drain(Storage<M, Cols>& sm, int slot, bool lane0, float (&acc)[64],
                                       bool release = true, int partner = -1) {
   ptx::wgmma_wait<0>();
 #pragma unroll
@@ -484,7 +514,7 @@ __device__ __forceinline__ void mainloop(SharedStorage& sm, const TileCoords& tc
   RingPos<kRing> pos;
   int last = 0;
   for (int it = 0; it < steps; ++it) {
-    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, dense, pos, d, wg, ctid, 1,
+    issue_stage<kLower, kBf16, kRing>(sm, tc, k_begin + it * kStep, dense, pos, d, wg, ctid, 1, acc,
                                       acc);
     if (it > 0) retire_stage(sm, last, lane0);
     last = pos.s;
@@ -525,8 +555,8 @@ __device__ __forceinline__ uint32_t out_pair(float v0, float v1, int64_t m, int6
 // unit while the store runs (−12 % at n = 4096, session 9). The buffer is free once the previous
 // unit's store has read it. TMA clips the columns past n only to 16 bytes, so a tile that holds
 // column n − 1 takes store_tile_direct unless n is a multiple of 8.
-template <bool kLower, typename E, int M>
-__device__ void store_tile_tma(Storage<M>& sm, const CUtensorMap* map_c, int zc,
+template <bool kLower, typename E, int M, int Cols>
+__device__ void store_tile_tma(Storage<M, Cols>& sm, const CUtensorMap* map_c, int zc,
                                const TileCoords& tc, int wg, bool diag, const float (&acc)[64]) {
   const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
   OutBuffer& ob = sm.out[wg];
@@ -550,6 +580,57 @@ __device__ void store_tile_tma(Storage<M>& sm, const CUtensorMap* map_c, int zc,
     for (int bx = 0; bx < kTile / kBoxN; ++bx)
       ptx::tma_store_3d(map_c, ob.box[bx], tc.n0 + bx * kBoxN, tc.m0 + 64 * wg, zc);
     ptx::bulk_commit();
+  }
+}
+
+// A wide unit's 64 rows of warpgroup wg (Upper; n % 8 == 0, so no column needs registers): both
+// halves rounded into 64 words first, so that the 128 accumulators are dead before the staging's
+// addresses are live (the probe's direct form spilled 152 bytes at 160 registers), then each half
+// through the warpgroup's OutBuffer in turn.
+template <typename E>
+__device__ void store_wide_tma(Storage<Wide.rows, Wide.cols>& sm, const CUtensorMap* map_c,
+                               const TileCoords& tc, int wg, bool diag, const float (&lo)[64],
+                               const float (&hi)[64]) {
+  const int wtid = threadIdx.x % 128, q = wtid / 32, g = (wtid % 32) / 4, t = wtid % 4;
+  uint32_t words[2][32];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int r = 16 * q + g + 8 * h;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int c = 8 * j + 2 * t;
+      words[0][2 * j + h] = out_pair<false, E>(lo[4 * j + 2 * h], lo[4 * j + 2 * h + 1],
+                                               tc.m0 + 64 * wg + r, tc.n0 + c, diag);
+      words[1][2 * j + h] = out_pair<false, E>(hi[4 * j + 2 * h], hi[4 * j + 2 * h + 1],
+                                               tc.m0 + 64 * wg + r, tc.n0 + kTile + c, diag);
+    }
+  }
+  OutBuffer& ob = sm.out[wg];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    if (wtid == 0) ptx::bulk_wait_read_all();  // the previous store has read the buffer
+    ptx::named_barrier_sync(kStoreBarrier<Wide.rows> + wg, 128);
+    // The row, opaque to the compiler in each half: else it keeps both halves' 16 staging
+    // addresses live across the barriers (spilled).
+    int r0 = 16 * q + g;
+    asm volatile("mov.b32 %0, %0;" : "+r"(r0));
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = r0 + 8 * h;
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const int c = 8 * j + 2 * t;
+        staged_pair(ob, c / kBoxN, r, (c % kBoxN) / 8, c % 8) = words[half][2 * j + h];
+      }
+    }
+    ptx::fence_proxy_async();  // the generic-proxy writes, before the TMA engine reads them
+    ptx::named_barrier_sync(kStoreBarrier<Wide.rows> + wg, 128);
+    if (wtid == 0) {
+#pragma unroll
+      for (int bx = 0; bx < kTile / kBoxN; ++bx)
+        ptx::tma_store_3d(map_c, ob.box[bx], tc.n0 + kTile * half + bx * kBoxN, tc.m0 + 64 * wg, 0);
+      ptx::bulk_commit();
+    }
   }
 }
 
@@ -674,30 +755,35 @@ __device__ void split_store(SharedStorage& sm, const CUtensorMap* map_c, int zc,
 // kNonFiniteDense from a dense schedule, as sm80_16bit's dense launch flags). A
 // NaN or Inf inside A's or B's triangle reaches C's diagonal block
 // (A(i, k)·B(k, k), A(k, k)·B(k, j)), so the scan before this launch reads the other triangles
-// alone (half the bytes). M: the units' rows (tall units: W walks a sched::TallSchedule's).
-// dense: Path::Dense's schedule.
-template <bool kLower, typename S, class W, int M>
-__device__ __forceinline__ void consume_units(Storage<M>& sm, const CUtensorMap* map_c, int zc,
-                                              Elem16<S>* C, int64_t ldc, int64_t n, bool dense,
-                                              W& w, int ctid, uint32_t* gate, int partner = -1) {
+// alone (half the bytes). M: the units' rows (tall units: W walks a sched::TallSchedule's);
+// Cols: their columns (wide units: two halves in one set, acc[0] and acc[1]). dense: Path::Dense's
+// schedule.
+template <bool kLower, typename S, class W, int M, int Cols>
+__device__ __forceinline__ void consume_units(Storage<M, Cols>& sm, const CUtensorMap* map_c,
+                                              int zc, Elem16<S>* C, int64_t ldc, int64_t n,
+                                              bool dense, W& w, int ctid, uint32_t* gate,
+                                              int partner = -1) {
+  using F = Form<M, Cols>;
   constexpr bool kBf16 = std::is_same_v<S, bfloat16_t>;
   // Warp-uniform as the compiler sees it (a shuffle): the descriptors stay in uniform registers.
   const int wg = __shfl_sync(0xFFFFFFFFu, ctid / 128, 0);
   const StageDescs d(sm, wg);
   const bool lane0 = threadIdx.x % 32 == 0;
-  float acc[Form<M>::kAccSets][64];
+  float acc[F::kAccSets * F::kHalves][64];
   // The unit whose C waits in the other set.
   unit_list::PairLevel done;
   if (!w.next(done)) return;
-  RingPos<Form<M>::kStages> pos;  // the next stage to issue
-  int last = 0;                   // the slot of the last one issued
-  auto issue = [&](const TileCoords& tc, int k0, int accumulate, float(&a)[64]) {
-    issue_stage<kLower, kBf16>(sm, tc, k0, dense, pos, d, wg, ctid, accumulate, a);
+  RingPos<F::kStages> pos;  // the next stage to issue
+  int last = 0;             // the slot of the last one issued
+  // hi: a wide unit's right half (else a again, unused).
+  auto issue = [&](const TileCoords& tc, int k0, int accumulate, float(&a)[64], float(&hi)[64]) {
+    issue_stage<kLower, kBf16>(sm, tc, k0, dense, pos, d, wg, ctid, accumulate, a, hi);
   };
-  auto stages = [&](const unit_list::PairLevel& l, float(&a)[64]) {  // all but the first
-    const TileCoords tc(l.u, kLower, M);
+  auto stages = [&](const unit_list::PairLevel& l, float(&a)[64],
+                    float(&hi)[64]) {  // all but the first
+    const TileCoords tc(l.u, kLower, M, Cols);
     for (int it = 1; it < l.steps; ++it) {
-      issue(tc, int(l.u.k_begin) + it * kStep, 1, a);
+      issue(tc, int(l.u.k_begin) + it * kStep, 1, a, hi);
       retire_stage(sm, last, lane0, partner);
       last = pos.s;
       pos.advance();
@@ -708,34 +794,44 @@ __device__ __forceinline__ void consume_units(Storage<M>& sm, const CUtensorMap*
       pos.advance();
     }
   };
-  auto store = [&](const float (&a)[64]) {
+  auto store = [&](const float(&a)[64], const float(&hi)[64]) {
     if (done.same && partner == 0) return;  // rank 1 of a pair computing one tile twice
     flag_nonfinite(gate, a, dense ? kNonFiniteDense : kNonFiniteOut);
-    const TileCoords tc(done.u, kLower, M);
-    // The unit holds elements of C's other triangle: a square tile on the diagonal, a tall unit
-    // (Upper) left of its last row's diagonal element.
+    const TileCoords tc(done.u, kLower, M, Cols);
+    // The unit holds elements of C's other triangle: a square tile on the diagonal, a tall or wide
+    // unit (Upper) left of its last row's diagonal element.
     const bool diag = M == kTile ? done.u.bi == done.u.bj : tc.n0 < tc.m0 + M;
+    if constexpr (Cols != kTile) {  // (launched only where n % 8 == 0)
+      flag_nonfinite(gate, hi, kNonFiniteOut);
+      store_wide_tma<Elem16<S>>(sm, map_c, tc, wg, diag, a, hi);
+      return;
+    }
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
       store_tile_direct<kLower>(C, ldc, n, tc, wg, diag, a);
     else
       store_tile_tma<kLower, Elem16<S>>(sm, map_c, zc, tc, wg, diag, a);
   };
-  // The first unit: no epilogue to overlap.
-  issue(TileCoords(done.u, kLower, M), int(done.u.k_begin), 0, acc[0]);
+  // The first unit: no epilogue to overlap. (hi: a wide unit's right half, else acc[0] again.)
+  float(&hi)[64] = acc[F::kHalves - 1];
+  issue(TileCoords(done.u, kLower, M, Cols), int(done.u.k_begin), 0, acc[0], hi);
   last = pos.s;
   pos.advance();
-  stages(done, acc[0]);
-  if constexpr (Form<M>::kAccSets == 1) {
+  stages(done, acc[0], hi);
+  if constexpr (F::kAccSets == 1) {
     // One set: each unit's C is stored before the next unit's first stage is issued (the
     // producer loads it meanwhile).
     for (;;) {
       drain(sm, last, lane0, acc[0], true, partner);
-      store(acc[0]);
+      if constexpr (F::kHalves == 2) {
+#pragma unroll
+        for (int r = 0; r < 64; ++r) ptx::pin(hi[r]);
+      }
+      store(acc[0], hi);
       if (!w.next(done)) return;
-      issue(TileCoords(done.u, kLower, M), int(done.u.k_begin), 0, acc[0]);
+      issue(TileCoords(done.u, kLower, M, Cols), int(done.u.k_begin), 0, acc[0], hi);
       last = pos.s;
       pos.advance();
-      stages(done, acc[0]);
+      stages(done, acc[0], hi);
     }
   } else {
     auto unit = [&](auto parity) {
@@ -745,18 +841,18 @@ __device__ __forceinline__ void consume_units(Storage<M>& sm, const CUtensorMap*
       unit_list::PairLevel l;
       if (!w.next(l)) {
         drain(sm, last, lane0, prev, true, partner);
-        store(prev);
+        store(prev, prev);
         return false;
       }
-      issue(TileCoords(l.u, kLower, M), int(l.u.k_begin), 0, cur);
+      issue(TileCoords(l.u, kLower, M), int(l.u.k_begin), 0, cur, cur);
       retire_stage(sm, last, lane0, partner);  // the previous unit's last group: prev is final
       last = pos.s;
       pos.advance();
 #pragma unroll
       for (int r = 0; r < 64; ++r) ptx::pin(prev[r]);
-      store(prev);
+      store(prev, prev);
       done = l;
-      stages(l, cur);
+      stages(l, cur, cur);
       return true;
     };
     while (unit(std::integral_constant<int, 1>{}) && unit(std::integral_constant<int, 0>{})) {
@@ -962,17 +1058,18 @@ __global__ void __launch_bounds__(kThreads, 1)
 // thread loading A's 192 rows and B's two boxes a stage, and its three helper warps zeroing C's
 // other triangle left of every row block's units (row m by block m % gridDim.x; each unit's own
 // store writes the zeros inside it). As the square kernel under Structure::Detect, it runs only
-// where the scan found the inputs triangular and finite, and flags non-finite sums.
-template <typename S>
-__global__ void __launch_bounds__(Form<Tall.rows>::kThreads, 1)
+// where the scan found the inputs triangular and finite, and flags non-finite sums. Cols = 256:
+// the wide units (192×256, B's four boxes a stage, each consumer's two halves).
+template <typename S, int Cols>
+__global__ void __launch_bounds__(Form<Tall.rows, Cols>::kThreads, 1)
     sm90_bf16_tall_kernel(const __grid_constant__ CUtensorMap map_a,
                           const __grid_constant__ CUtensorMap map_b,
                           const __grid_constant__ CUtensorMap map_c, Problem16<S> p,
                           sched::TallSchedule s, const __grid_constant__ sched::PairLayout layout) {
 #if TRIMM_SM90_DEVICE
-  using F = Form<Tall.rows>;
+  using F = Form<Tall.rows, Cols>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
-  Storage<Tall.rows>& sm = *reinterpret_cast<Storage<Tall.rows>*>(
+  Storage<Tall.rows, Cols>& sm = *reinterpret_cast<Storage<Tall.rows, Cols>*>(
       smem_raw + ((1024u - (shared_address(smem_raw) & 1023u)) & 1023u));
   const int tid = threadIdx.x;
   allow_dependent_launch();  // Structure::Detect's next launch (gated, usually off)
@@ -997,7 +1094,7 @@ __global__ void __launch_bounds__(Form<Tall.rows>::kThreads, 1)
   }
   if (tid == 0 && sm.units[0].bi >= 0) {
     const sched::WorkUnit u0 = s.whole_unit(sm.units[0].bi, sm.units[0].bj);
-    produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u0, false, Tall.rows), int(u0.k_begin),
+    produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u0, false, Tall.rows, Cols), int(u0.k_begin),
                         min(F::kStages, s.steps(u0)), 0, 0, 0);
   }
   __syncthreads();
@@ -1009,8 +1106,8 @@ __global__ void __launch_bounds__(Form<Tall.rows>::kThreads, 1)
       sched::WorkUnit u;
       for (unit_list::Walk w(sm.units, s); w.next(u);) {
         const int steps = s.steps(u);
-        produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u, false, Tall.rows), int(u.k_begin),
-                            steps, q0, 0, 0, q0 == 0 ? min(F::kStages, steps) : 0);
+        produce<F::kStages>(sm, &map_a, &map_b, TileCoords(u, false, Tall.rows, Cols),
+                            int(u.k_begin), steps, q0, 0, 0, q0 == 0 ? min(F::kStages, steps) : 0);
         q0 += steps;
       }
     } else if (tid >= kFirstZeroer) {
@@ -1046,28 +1143,38 @@ double unit_cost(const sched::WorkUnit& u) {
 double tall_cost(const sched::TallSchedule& s, const sched::WorkUnit& u) {
   return 1.25 * s.steps(u) + 8.0;
 }
+// A wide unit's: a stage ran 1.9 square stages in the probe at 8192 (bench/RESULTS.md session 57;
+// 3× the multiply-adds, 1.75× the bytes).
+double wide_cost(const sched::TallSchedule& s, const sched::WorkUnit& u) {
+  return 1.9 * s.steps(u) + 8.0;
+}
 
-// The tall form for one Upper problem's structured product from config::kSm90Bf16TallMinN to
-// kSm90Bf16TallMaxN, where its layout fits the table and each block's list; false where it does
-// not apply (the square kernel runs).
-template <typename S>
+// The tall form (Cols = 128: from config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN) or the wide
+// one (Cols = 256: from kSm90Bf16WideMinN to kSm90Bf16WideMaxN, n % 8 == 0, since its epilogue
+// stores through TMA only) for one Upper problem's structured product, where its layout fits the
+// table and each block's list; false where it does not apply.
+template <typename S, int Cols>
 bool launch_tall(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  using F = Form<Tall.rows>;
-  constexpr auto kernel = sm90_bf16_tall_kernel<S>;
-  constexpr int smem = int(sizeof(Storage<Tall.rows>)) + 1024;  // + alignment slack
-  if (p.path != Path::Structured || p.fill == Fill::Lower || p.batch != 1 ||
-      p.n < config::kSm90Bf16TallMinN || p.n > config::kSm90Bf16TallMaxN ||
-      !driver_takes_large_params())
+  using F = Form<Tall.rows, Cols>;
+  constexpr bool kWide = Cols == Wide.cols;
+  constexpr auto kernel = sm90_bf16_tall_kernel<S, Cols>;
+  constexpr int smem = int(sizeof(Storage<Tall.rows, Cols>)) + 1024;  // + alignment slack
+  const int64_t min_n = kWide ? config::kSm90Bf16WideMinN : config::kSm90Bf16TallMinN;
+  const int64_t max_n = kWide ? config::kSm90Bf16WideMaxN : config::kSm90Bf16TallMaxN;
+  if (p.path != Path::Structured || p.fill == Fill::Lower || p.batch != 1 || p.n < min_n ||
+      p.n > max_n || (kWide && p.n % 8 != 0) || !driver_takes_large_params())
     return false;
-  sm90::check_launch_registers<kernel, F::kLaunchRegs>("sm90_16bit (tall)");
+  sm90::check_launch_registers<kernel, F::kLaunchRegs>(kWide ? "sm90_16bit (wide)"
+                                                             : "sm90_16bit (tall)");
   const int64_t slots = int64_t(dev.sms) * blocks_per_sm<kernel>(dev.ordinal, F::kThreads, smem);
-  const sched::TallSchedule s{p.n, Tall.rows, Tall.cols, kStep};
+  const sched::TallSchedule s{p.n, Tall.rows, Cols, kStep};
   static sched::OrderCache<std::pair<int64_t, int64_t>, sched::PairLayout, 64> cache;
-  const sched::PairLayout layout =
-      cache.get({p.n, slots}, [&] { return sched::tall_order(s, slots, tall_cost); });
+  const sched::PairLayout layout = cache.get(
+      {p.n, slots}, [&] { return sched::tall_order(s, slots, kWide ? wide_cost : tall_cost); });
   if (layout.blocks == 0 || layout.count > int64_t(layout.blocks) * unit_list::kMaxLevels)
     return false;
-  // A: 192 rows × 64 k a box; B: 64 k rows × 64 columns, two boxes a stage; C: 64 × 64 pieces.
+  // A: 192 rows × 64 k a box; B: 64 k rows × 64 columns, Cols / 64 boxes a stage; C: 64 × 64
+  // pieces.
   const CUtensorMap map_a = sm90::make_map(p.A, p.n, p.lda, p.stride_a, p.batch, kBoxN, Tall.rows);
   const CUtensorMap map_b = sm90::make_map(p.B, p.n, p.ldb, p.stride_b, p.batch, kBoxN, kStep);
   const CUtensorMap map_c = sm90::make_map<S>(p.C, p.n, p.ldc, p.stride_c, p.batch, kBoxN, 64);
@@ -1078,7 +1185,9 @@ bool launch_tall(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stre
 
 template <bool kLower, typename S>
 void launch(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
-  if (!kLower && launch_tall(p, dev, stream)) return;
+  if (!kLower &&
+      (launch_tall<S, Wide.cols>(p, dev, stream) || launch_tall<S, Tall.cols>(p, dev, stream)))
+    return;
   constexpr auto kernel = sm90_bf16_trtrmm_kernel<kLower, false, false, S>;
   constexpr auto split_kernel = sm90_bf16_trtrmm_kernel<kLower, true, false, S>;
   constexpr auto pair_kernel = sm90_bf16_trtrmm_kernel<kLower, false, true, S>;
