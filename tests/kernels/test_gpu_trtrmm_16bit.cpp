@@ -380,7 +380,7 @@ TEST_P(GpuTrtrmm16, NormalInputsWithinBound) {
 TEST_P(GpuTrtrmm16, PaddedLeadingDimensions) {
   const int64_t n = std::get<3>(GetParam());
   const bool wide_layout =
-      std::get<1>(GetParam()) == "sm90_16bit" && (n == 2560 || n == 3072 || n == 4160);
+      std::get<1>(GetParam()) == "sm90_16bit" && (n == 2560 || n == 3072 || n == 4160 || n == 6208);
   if (n > 1024 && n % 8 == 0 && !wide_layout)
     GTEST_SKIP() << "past n = 1024, checked where n % 8 != 0";
   const int64_t ld = (n + 7) / 8 * 8 + 8;
@@ -528,6 +528,18 @@ INSTANTIATE_TEST_SUITE_P(Tall, GpuTrtrmm16,
                                             ::testing::Values(std::string("sm90_16bit")),
                                             ::testing::Values(Fill::Upper),
                                             ::testing::Values(int64_t(4096), int64_t(4160))),
+                         kernel_suite_name);
+
+// sm90_16bit's wide units (192×256, one Upper problem with n % 8 == 0 from
+// config::kSm90Bf16WideMinN; WidePairs' 6144 and 8192 and BandedSm90Aligned's 8320 take them too).
+// 6208: a last row block of 64 rows and a last column block of 64 (B's boxes past n zero-filled,
+// C's stores clipped); 7000: 88 of each, so a box half past n; the first unit of most row blocks
+// holds whole boxes of B's columns below the diagonal (row blocks start on multiples of 192).
+INSTANTIATE_TEST_SUITE_P(Wide, GpuTrtrmm16,
+                         ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
+                                            ::testing::Values(std::string("sm90_16bit")),
+                                            ::testing::Values(Fill::Upper),
+                                            ::testing::Values(int64_t(6208), int64_t(7000))),
                          kernel_suite_name);
 
 // --- batches --------------------------------------------------------------------------------
@@ -1336,19 +1348,21 @@ TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
 
 // The same flags from sm90_16bit's cluster pairs (one problem, config::kSm90Bf16PairMinN to
 // kSm90Bf16PairMaxN: two blocks share each level, and rank 1 stores and flags no tile both
-// computed) and, Upper from config::kSm90Bf16TallMinN, its tall units: triangular integers (no
+// computed) and, Upper from config::kSm90Bf16TallMinN and kSm90Bf16WideMinN, its tall and wide
+// units (the wide ones flag each half): triangular integers (no
 // flag, the structured product exact), an Inf on A's diagonal (its output flag, then the exact
 // launch), and with a nonzero in B's other triangle too (the dense launch's flag, then the exact
 // launch).
-TEST_F(GpuDetect16Pinned, Sm90PairsAndTallUnitsFlagTheirOutputs) {
+TEST_F(GpuDetect16Pinned, Sm90PairsTallAndWideUnitsFlagTheirOutputs) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
   using T = F::T;
   SKIP_ABOVE_MAX_N(config::kSm90Bf16PairMinN);
   if (!runs_here16<F>("sm90_16bit")) GTEST_SKIP() << "sm90_16bit runs on sm_90 only";
   const double inf = std::numeric_limits<double>::infinity();
-  for (const int64_t n : {config::kSm90Bf16PairMinN, config::kSm90Bf16TallMinN}) {
-    if (n > test::max_n()) continue;  // (the tall units' n, above TRIMM_TEST_MAX_N)
+  for (const int64_t n :
+       {config::kSm90Bf16PairMinN, config::kSm90Bf16TallMinN, config::kSm90Bf16WideMinN}) {
+    if (n > test::max_n()) continue;  // (the tall and wide units' n, above TRIMM_TEST_MAX_N)
     const int64_t ld = n + 8;
     for (const Fill fill : {Fill::Upper, Fill::Lower})
       for (int plant = 0; plant < 3; ++plant) {

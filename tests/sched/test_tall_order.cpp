@@ -17,6 +17,8 @@ namespace {
 double cost(const TallSchedule& s, const WorkUnit& u) { return 1.25 * s.steps(u) + 8.0; }
 
 TallSchedule tall(int64_t n) { return TallSchedule{n, 192, 128, 64}; }
+// The wide units (session 57): 256 columns, so row blocks start inside a column block more often.
+TallSchedule wide(int64_t n) { return TallSchedule{n, 192, 256, 64}; }
 
 // Each element (m, c) of n × n: units holding it, and whether its row block zeroes it.
 void expect_cover(const TallSchedule& s) {
@@ -51,6 +53,8 @@ void expect_cover(const TallSchedule& s) {
 TEST(TallOrder, UnitsAndZeroedColumnsCoverEveryElementOnce) {
   for (int64_t n : {1, 2, 64, 127, 128, 129, 191, 192, 193, 300, 384, 385, 1000, 1153})
     expect_cover(tall(n));
+  for (int64_t n : {1, 64, 191, 192, 255, 256, 257, 384, 385, 640, 1000, 1153})
+    expect_cover(wide(n));
 }
 
 TEST(TallOrder, CountsTheUnits) {
@@ -59,6 +63,10 @@ TEST(TallOrder, CountsTheUnits) {
   for (int rb = 0; rb < 22; ++rb) c += 32 - (rb * 3) / 2;
   EXPECT_EQ(tall(4096).num_units(), c);
   EXPECT_EQ(tall(192).num_units(), 2);  // columns 0-127 and 128-191
+  // 6144 wide: 32 row blocks of 192; row block rb starts at column block floor(0.75 rb) of 24.
+  c = 0;
+  for (int rb = 0; rb < 32; ++rb) c += 24 - (rb * 3) / 4;
+  EXPECT_EQ(wide(6144).num_units(), c);
 }
 
 void expect_layout(const TallSchedule& s, int64_t slots) {
@@ -102,6 +110,7 @@ TEST(TallOrder, EveryUnitOnceHeaviestFirstOnEachBlock) {
   for (int64_t n : {4096, 4097, 4160, 5000, 6144, 8192}) expect_layout(tall(n), 132);
   expect_layout(tall(4096), 78);
   expect_layout(tall(8192), 114);
+  for (int64_t n : {6144, 6208, 7000, 8192, 10240, 12288}) expect_layout(wide(n), 132);
 }
 
 // Where the units fit the slots at once, or outgrow the table, there is no layout.
