@@ -46,7 +46,9 @@
 // worst, as sm80_16bit's.)
 // Tall units (sm90_bf16_tall_kernel): one Upper problem's structured product from
 // config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN runs in 192×128 units on three consumer
-// warpgroups instead (sched/tall_order.hpp), 0.92-0.99× the square pairs' time (session 55).
+// warpgroups instead (sched/tall_order.hpp), 0.92-0.99× the square pairs' time (session 55); from
+// config::kSm90Bf16WideMinN to kSm90Bf16WideMaxN where n % 8 == 0, 192×256 units on the same
+// warpgroups (each two m64n128k16 a k16), 0.80-0.93× main's time on an H100 (session 57).
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
