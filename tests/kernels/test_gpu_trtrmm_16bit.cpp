@@ -1350,10 +1350,9 @@ TEST_F(GpuDetect16Pinned, Sm90ScanReadsTheOtherTrianglesAlone) {
 // The same flags from sm90_16bit's cluster pairs (one problem, config::kSm90Bf16PairMinN to
 // kSm90Bf16PairMaxN: two blocks share each level, and rank 1 stores and flags no tile both
 // computed) and, Upper from config::kSm90Bf16TallMinN and kSm90Bf16WideMinN, its tall and wide
-// units (the wide ones flag each half): triangular integers (no
-// flag, the structured product exact), an Inf on A's diagonal (its output flag, then the exact
-// launch), and with a nonzero in B's other triangle too (the dense launch's flag, then the exact
-// launch).
+// units (the wide ones flag each half): triangular integers (no flag, the structured product
+// exact), an Inf on A's diagonal (its output flag, then the exact launch), and with a nonzero in
+// B's other triangle too (the dense launch's flag, then the exact launch).
 TEST_F(GpuDetect16Pinned, Sm90PairsTallAndWideUnitsFlagTheirOutputs) {
   SCOPED_TRACE(test::seed_note(seed_));
   using F = Bf16;
