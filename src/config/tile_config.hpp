@@ -137,8 +137,8 @@ inline constexpr int64_t kSm90Bf16PairMaxN = 8192;
 // kSm90Bf16TallMaxN, before the pairs. bf16 against the pairs, ms (session 55, two rounds): 4096
 // 0.0481-0.0484 / 0.0486-0.0489; 5120 0.0803-0.0804 / 0.0842-0.0843; 6144 0.1300-0.1303 /
 // 0.1353-0.1360; 8192 0.3136-0.3177 / 0.3403-0.3418. Not measured past 8192 (the bands win there
-// over the pairs from 8448) nor below 4096. From kSm90Bf16WideMinN, where n % 8 == 0, the wide
-// units below run instead.
+// over the pairs from 8448) nor below 4096. From kSm90Bf16WideMinN the wide units below run
+// instead.
 struct TallTile {
   int rows, cols;  // a unit of C
   int bk;          // k per stage
@@ -153,7 +153,8 @@ inline constexpr int64_t kSm90Bf16TallMaxN = 8192;
 // threads). 0.58× the bytes a multiply-add of a 128×128 unit; each unit's 96 KB epilogue runs
 // unoverlapped (one accumulator set), so short units lose: at 4096 the probe's skeleton ran 1.09×
 // its 192×128 one, at 6144-12288 0.61-0.86× (H100, bench/RESULTS.md session 57). Taken for one
-// Upper problem with n % 8 == 0 from kSm90Bf16WideMinN to kSm90Bf16WideMaxN, before the tall units:
+// Upper problem from kSm90Bf16WideMinN to kSm90Bf16WideMaxN, before the tall units (n % 8 != 0:
+// the last column block's halves stored from registers, as the tall form's):
 // bf16 against main's dispatch (tall units, bands past 8192), H100, ms, two rounds: 6144 0.1385 /
 // 0.1510-0.1520; 8192 0.3114-0.3116 / 0.3838-0.3885; 12288 1.0666-1.1296 / 1.2084-1.2144.
 inline constexpr TallTile kSm90Bf16Wide{192, 256, 64, 3};

@@ -531,16 +531,18 @@ INSTANTIATE_TEST_SUITE_P(Tall, GpuTrtrmm16,
                                             ::testing::Values(int64_t(4096), int64_t(4160))),
                          kernel_suite_name);
 
-// sm90_16bit's wide units (192×256, one Upper problem with n % 8 == 0 from
-// config::kSm90Bf16WideMinN; WidePairs' 6144 and 8192 and BandedSm90Aligned's 8320 take them too).
-// 6208: a last row block of 64 rows and a last column block of 64 (B's boxes past n zero-filled,
-// C's stores clipped); 7000: 88 of each, so a box half past n; the first unit of most row blocks
-// holds whole boxes of B's columns below the diagonal (row blocks start on multiples of 192).
+// sm90_16bit's wide units (192×256, one Upper problem from config::kSm90Bf16WideMinN; WidePairs'
+// 6144 and 8192 and BandedSm90Aligned's 8320 take them too). 6208: a last row block of 64 rows and
+// a last column block of 64 (B's boxes past n zero-filled, C's stores clipped); 7000: 88 of each,
+// so a box half past n; 6145 and 7001: n % 8 != 0, the last column block's halves from registers
+// (and PaddedLeadingDimensions runs there); the first unit of most row blocks holds whole boxes of
+// B's columns below the diagonal (row blocks start on multiples of 192).
 INSTANTIATE_TEST_SUITE_P(Wide, GpuTrtrmm16,
                          ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
                                             ::testing::Values(std::string("sm90_16bit")),
                                             ::testing::Values(Fill::Upper),
-                                            ::testing::Values(int64_t(6208), int64_t(7000))),
+                                            ::testing::Values(int64_t(6145), int64_t(6208),
+                                                              int64_t(7000), int64_t(7001))),
                          kernel_suite_name);
 
 // --- batches --------------------------------------------------------------------------------

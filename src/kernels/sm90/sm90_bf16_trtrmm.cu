@@ -47,7 +47,7 @@
 // Tall units (sm90_bf16_tall_kernel): one Upper problem's structured product from
 // config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN runs in 192×128 units on three consumer
 // warpgroups instead (sched/tall_order.hpp), 0.92-0.99× the square pairs' time (session 55); from
-// config::kSm90Bf16WideMinN to kSm90Bf16WideMaxN where n % 8 == 0, 192×256 units on the same
+// config::kSm90Bf16WideMinN to kSm90Bf16WideMaxN, 192×256 units on the same
 // warpgroups (each two m64n128k16 a k16), 0.80-0.93× main's time on an H100 (session 57).
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -585,7 +585,7 @@ __device__ void store_tile_tma(Storage<M, Cols>& sm, const CUtensorMap* map_c, i
   }
 }
 
-// A wide unit's 64 rows of warpgroup wg (Upper; n % 8 == 0, so no column needs registers): both
+// A wide unit's 64 rows of warpgroup wg (Upper; not the last column block where n % 8 != 0): both
 // halves rounded into 64 words first, so that the 128 accumulators are dead before the staging's
 // addresses are live (the probe's direct form spilled 152 bytes at 160 registers), then each half
 // through the warpgroup's OutBuffer in turn.
@@ -803,9 +803,16 @@ __device__ __forceinline__ void consume_units(Storage<M, Cols>& sm, const CUtens
     // The unit holds elements of C's other triangle: a square tile on the diagonal, a tall or wide
     // unit (Upper) left of its last row's diagonal element.
     const bool diag = M == kTile ? done.u.bi == done.u.bj : tc.n0 < tc.m0 + M;
-    if constexpr (Cols != kTile) {  // (launched only where n % 8 == 0)
+    if constexpr (Cols != kTile) {
       flag_nonfinite(gate, hi, kNonFiniteOut);
-      store_wide_tma<Elem16<S>>(sm, map_c, tc, wg, diag, a, hi);
+      if (n % 8 != 0 && tc.n0 + Cols > n) {  // the last column block: each half from registers
+        store_tile_direct<kLower>(C, ldc, n, tc, wg, diag, a);
+        TileCoords right = tc;
+        right.n0 += kTile;
+        store_tile_direct<kLower>(C, ldc, n, right, wg, diag, hi);
+      } else {
+        store_wide_tma<Elem16<S>>(sm, map_c, tc, wg, diag, a, hi);
+      }
       return;
     }
     if (n % 8 != 0 && tc.n0 + kTile > n)  // TMA's store would pass column n - 1
@@ -1152,9 +1159,9 @@ double wide_cost(const sched::TallSchedule& s, const sched::WorkUnit& u) {
 }
 
 // The tall form (Cols = 128: from config::kSm90Bf16TallMinN to kSm90Bf16TallMaxN) or the wide
-// one (Cols = 256: from kSm90Bf16WideMinN to kSm90Bf16WideMaxN, n % 8 == 0, since its epilogue
-// stores through TMA only) for one Upper problem's structured product, where its layout fits the
-// table and each block's list; false where it does not apply.
+// one (Cols = 256: from kSm90Bf16WideMinN to kSm90Bf16WideMaxN) for one Upper problem's
+// structured product, where its layout fits the table and each block's list; false where it does
+// not apply.
 template <typename S, int Cols>
 bool launch_tall(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stream) {
   using F = Form<Tall.rows, Cols>;
@@ -1164,7 +1171,7 @@ bool launch_tall(const Problem16<S>& p, const DeviceInfo& dev, cudaStream_t stre
   const int64_t min_n = kWide ? config::kSm90Bf16WideMinN : config::kSm90Bf16TallMinN;
   const int64_t max_n = kWide ? config::kSm90Bf16WideMaxN : config::kSm90Bf16TallMaxN;
   if (p.path != Path::Structured || p.fill == Fill::Lower || p.batch != 1 || p.n < min_n ||
-      p.n > max_n || (kWide && p.n % 8 != 0) || !driver_takes_large_params())
+      p.n > max_n || !driver_takes_large_params())
     return false;
   sm90::check_launch_registers<kernel, F::kLaunchRegs>(kWide ? "sm90_16bit (wide)"
                                                              : "sm90_16bit (tall)");
