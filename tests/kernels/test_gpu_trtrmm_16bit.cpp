@@ -486,8 +486,8 @@ INSTANTIATE_TEST_SUITE_P(
 // sm90_16bit's bands: past its pairs (config::kSm90Bf16PairMaxN = 8192). 8193 (65 tiles: a
 // last band of 5 diagonals, the last tile column through registers; only PaddedLeadingDimensions
 // and the Inf body run the kernel there), fp16 and bf16; 8320 (65 whole tiles, every tile through
-// TMA), bf16 alone: each test here takes ~8 s on the H200. Upper at 8320 takes the wide units
-// (config::kSm90Bf16WideMaxN), so its bands are Lower's here.
+// TMA), bf16 alone: each test here takes ~8 s on the H200. Upper at 8193 and 8320 takes the wide
+// units (config::kSm90Bf16WideMaxN), so the bands here are Lower's.
 INSTANTIATE_TEST_SUITE_P(
     BandedSm90, GpuTrtrmm16,
     ::testing::Combine(::testing::Values(Type::Fp16, Type::Bf16),
