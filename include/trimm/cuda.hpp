@@ -50,12 +50,14 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
 
-// The same on double operands: fp64 FMA on the CUDA cores (one kernel, "simt_fp64": a plain
-// shared-memory-tiled product; options.kernel may be '' or that name, options.precision Auto or
-// Ieee). Structure::Triangular sums each element's band only (the other triangles of A and B are
-// never read); Structure::Detect sums every k of A and B as they are, the dense product's
-// semantics (noise, NaN, Inf), with no detection pass: options.workspace is not used. Cost: about
-// n³/6 FMA per product for Triangular, n³/2 for Detect (C's triangle, every k).
+// The same on double operands, in fp64 on the fp64 tensor cores ("sm80_fp64": mma.sync m8n8k4,
+// sm_80 and later, the default) or, by name, on the CUDA cores ("simt_fp64": a plain
+// shared-memory-tiled product, the yardstick); options.kernel may be '' or either name,
+// options.precision Auto or Ieee. Structure::Triangular sums each element's band only (the other
+// triangles of A and B are never read); Structure::Detect sums every k of A and B as they are,
+// the dense product's semantics (noise, NaN, Inf), with no detection pass: options.workspace is
+// not used. Cost: about n³/6 multiply-adds per product for Triangular, n³/2 for Detect (C's
+// triangle, every k).
 void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
             double* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,
@@ -147,6 +149,9 @@ const char* selected_kernel(Fill fill, int64_t n, const half_t* A, int64_t lda, 
 const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
                             const bfloat16_t* B, int64_t ldb, const bfloat16_t* C, int64_t ldc,
                             const Options& options = {});
+// The same for double operands: "sm80_fp64", or "simt_fp64" where options.kernel names it.
+const char* selected_kernel(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
+                            int64_t ldb, const double* C, int64_t ldc, const Options& options = {});
 // And for a strided batch of 16-bit problems, as trtrmm_strided_batched would run it (dispatch's
 // choice at small n depends on the batch's size).
 const char* selected_kernel_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda,

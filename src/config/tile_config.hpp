@@ -49,6 +49,22 @@ struct MmaTile {
 // 3xTF32 on mma.sync m16n8k8: 8 warps of 64×32, 16 k per stage.
 inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 
+// fp64 on the fp64 tensor cores (mma.sync m16n8k8 on sm_90, m8n8k4 on sm_80), by size and mode.
+// Small: 4 warps of 32×32 over 64×64, 16 k per stage, a 3-slice cp.async ring (57 KB), 160
+// registers: three blocks an SM. Large: 8 warps of 64×32 over 128×128, half the bytes a
+// multiply-add, a 4-slice ring (148 KB), one block an SM. Measured on an H100 (session 58, call
+// 6), ms, small / large: Detect 2048 0.632 / 0.789, 4096 3.90 / 3.13, 8192 29.0 / 24.7;
+// Triangular 2048 0.438 / 0.690, 4096 1.82 / 2.35, 8192 11.3 / 12.4 (its band edges' stages sum
+// element by element, twice as many a tile). So Structure::Detect from kSm80Fp64LargeMinN takes
+// the large tile (2048 too, where it loses 25 %, so that the suite's 2049 tests it), Triangular
+// the small one at every n.
+enum Sm80Fp64TileId : int { kSm80Fp64Small, kSm80Fp64Large };
+inline constexpr MmaTile kSm80Fp64Tiles[] = {
+    {64, 64, 16, 2, 2, 3, 3},
+    {128, 128, 16, 2, 4, 1, 4},
+};
+inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
+
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).
 inline constexpr MmaTile kSm80_16bit{128, 128, 32, 2, 4, 1, 5};

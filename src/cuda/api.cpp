@@ -38,7 +38,9 @@ const kernels::DeviceInfo& current_device() {
   return info[dev];
 }
 
-constexpr const char* kFp64Kernel = "simt_fp64";
+// Double operands: no kernel table, the tensor-core kernel by default, the plain one by name.
+constexpr const char* kFp64Kernel = "sm80_fp64";
+constexpr const char* kFp64Yardstick = "simt_fp64";
 // Structure::Detect with a kernel that keeps data in the workspace: its flag word first, that
 // kernel's share from this offset (trtrmm_workspace_bytes counts both).
 constexpr size_t kDetectDataOffset = 256;
@@ -175,7 +177,18 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
   kernels::launch_naive_fp32(p, dev, stream);  // something is not finite: plain fp32, every k
 }
 
-// fp64: one kernel (simt_fp64), plain fp64 FMA. Structure::Detect needs no detection pass and no
+// The kernel double operands run: sm80_fp64, or simt_fp64 where options.kernel names it; any
+// other name is refused.
+const char* fp64_kernel(const char* api, const Options& options) {
+  if (options.kernel.empty() || options.kernel == kFp64Kernel) return kFp64Kernel;
+  if (options.kernel == kFp64Yardstick) return kFp64Yardstick;
+  throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
+                        "' with double operands, expected '', '" + kFp64Kernel + "' or '" +
+                        kFp64Yardstick + "'");
+}
+
+// fp64: sm80_fp64 (the fp64 tensor cores; every GPU trimm builds for has them), or simt_fp64
+// (plain fp64 FMA, the yardstick) by name. Structure::Detect needs no detection pass and no
 // workspace: the kernel sums every k of the operands as they are, which is the dense product's
 // semantics on any input (there is no error-compensated split in fp64 that Inf could break).
 void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t lda,
@@ -185,13 +198,15 @@ void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t ld
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(double)});
   detail::validate_fp64_options(api, options);
-  if (!options.kernel.empty() && options.kernel != kFp64Kernel)
-    throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
-                          "' with double operands, expected '' or '" + kFp64Kernel + "'");
+  const bool yardstick = fp64_kernel(api, options) == kFp64Yardstick;
   if (n == 0 || batch == 0) return;
   const kernels::ProblemFp64 p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c,
                                batch};
-  kernels::launch_simt_fp64(p, options.structure == Structure::Detect, current_device(), stream);
+  const bool dense = options.structure == Structure::Detect;
+  if (yardstick)
+    kernels::launch_simt_fp64(p, dense, current_device(), stream);
+  else
+    kernels::launch_sm80_fp64(p, dense, current_device(), stream);
 }
 
 template <typename T>
@@ -375,6 +390,14 @@ const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t l
                             const Options& options) {
   return selected16("trimm::selected_kernel", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1,
                     options);
+}
+
+const char* selected_kernel(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
+                            int64_t ldb, const double* C, int64_t ldc, const Options& options) {
+  detail::validate(
+      {"trimm::selected_kernel", fill, n, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(double)});
+  detail::validate_fp64_options("trimm::selected_kernel", options);
+  return fp64_kernel("trimm::selected_kernel", options);
 }
 
 const char* selected_kernel_strided_batched(Fill fill, int64_t n, const half_t* A, int64_t lda,

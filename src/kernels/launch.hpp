@@ -157,10 +157,11 @@ void launch_scan_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, St
 
 void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
-// trtrmm on double operands (no kernel table: one kernel, kernels/simt/tiled_product.cuh's
-// plain tiled product in fp64 FMA).
+// trtrmm on double operands (no kernel table: sm80_fp64 on the fp64 tensor cores, the default,
+// or simt_fp64, kernels/simt/tiled_product.cuh's plain tiled product in fp64 FMA, by name).
 using ProblemFp64 = MatrixProblem<double>;
 // dense: C = M(A·B) over every k (Structure::Detect's semantics); else over the band only.
+void launch_sm80_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
 void launch_simt_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
 
 // trtrmm_backward's two dense products, dA = M(G)·Bᵀ and dB = Aᵀ·M(G), in one launch of the same

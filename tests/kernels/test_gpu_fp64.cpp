@@ -1,7 +1,8 @@
-// trtrmm on double operands (the simt_fp64 kernel) against the CPU's fp64 references: sizes on
-// and off its 64×64 tiles, both triangles, ld > n, batches with shared operands, Triangular (the
-// band: the other triangles NaN and never read) and Detect (the dense product's triangle on any
-// input). C is poisoned with NaN before every call and every element of it is checked.
+// trtrmm on double operands (both kernels: sm80_fp64, the default, and simt_fp64 by name)
+// against the CPU's fp64 references: sizes on and off their 64×64 tiles, both triangles, ld > n,
+// batches with shared operands, Triangular (the band: the other triangles NaN and never read)
+// and Detect (the dense product's triangle on any input). C is poisoned with NaN before every
+// call and every element of it is checked.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,17 +62,31 @@ std::vector<double> absolute(std::vector<double> x) {
   return ::testing::AssertionSuccess();
 }
 
-using Param = std::tuple<Fill, int64_t>;
+// (kernel: "" for dispatch's default, or a name; fill; n)
+using Param = std::tuple<std::string, Fill, int64_t>;
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  const std::string& kernel = std::get<0>(info.param);
+  return (kernel.empty() ? std::string("default") : kernel) + "_" +
+         to_string(std::get<1>(info.param)) + "_n" + std::to_string(std::get<2>(info.param));
+}
+
 class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    SKIP_ABOVE_MAX_N(std::get<1>(GetParam()));
+    SKIP_ABOVE_MAX_N(std::get<2>(GetParam()));
+  }
+  Options options(Structure structure = Structure::Triangular) const {
+    Options o;
+    o.kernel = std::get<0>(GetParam());
+    o.structure = structure;
+    return o;
   }
 
   // Triangular: inputs whose other triangle and padding are NaN, against reference_trtrmm.
   void check_triangular(const Layout& s, bool integers) {
-    const Fill fill = std::get<0>(GetParam());
+    const Fill fill = std::get<1>(GetParam());
     std::function<double()> gen = test::normal(rng_);
     if (integers) gen = test::integers(rng_);
     const auto A = test::make_triangular<double>(fill, s.n, s.lda, gen);
@@ -80,7 +95,7 @@ class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
     test::poison(C0);
     DeviceBuffer<double> dA(A), dB(B), dC(C0);
     ASSERT_NE(dC.get(), nullptr);
-    trtrmm(fill, s.n, dA.get(), s.lda, dB.get(), s.ldb, dC.get(), s.ldc);
+    trtrmm(fill, s.n, dA.get(), s.lda, dB.get(), s.ldb, dC.get(), s.ldc, nullptr, options());
     TEST_CUDA(cudaGetLastError());
     const auto C = dC.download();
     std::vector<double> ref(static_cast<size_t>(s.n * s.n));
@@ -101,19 +116,19 @@ class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
 
 TEST_P(GpuFp64, TriangularIntegersExact) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const int64_t n = std::get<1>(GetParam());
+  const int64_t n = std::get<2>(GetParam());
   check_triangular({n, n, n, n}, true);
 }
 
 TEST_P(GpuFp64, TriangularSignedWithinTheFp64Bound) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const int64_t n = std::get<1>(GetParam());
+  const int64_t n = std::get<2>(GetParam());
   check_triangular({n, n, n, n}, false);
 }
 
 TEST_P(GpuFp64, PaddedLeadingDimensions) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const int64_t n = std::get<1>(GetParam());
+  const int64_t n = std::get<2>(GetParam());
   check_triangular({n, n + 1, n + 3, n + 5}, true);
   check_triangular({n, n + 7, n + 2, n + 1}, false);
 }
@@ -123,7 +138,7 @@ TEST_P(GpuFp64, PaddedLeadingDimensions) {
 // elsewhere), and C's other triangle stays exactly zero.
 TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const auto [fill, n] = GetParam();
+  const auto [kernel, fill, n] = GetParam();
   auto A = test::make_triangular<double>(fill, n, n, test::integers(rng_));
   auto B = test::make_triangular<double>(fill, n, n, test::integers(rng_));
   const double inf = std::numeric_limits<double>::infinity();
@@ -136,7 +151,7 @@ TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
   std::vector<double> C0(static_cast<size_t>(n * n));
   test::poison(C0);
   DeviceBuffer<double> dA(A), dB(B), dC(C0);
-  trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n);
+  trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, options());
   TEST_CUDA(cudaGetLastError());
   const auto C = dC.download();
   std::vector<double> ref(static_cast<size_t>(n * n));
@@ -148,7 +163,7 @@ TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
 // reference_dense, exactly on integer-valued inputs, NaN and Inf exactly where it has them.
 TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const auto [fill, n] = GetParam();
+  const auto [kernel, fill, n] = GetParam();
   const int64_t lda = n + 2, ldb = n + 5, ldc = n + 3;
   for (const test::Kind kind : {test::Kind::Triangular, test::Kind::Noisy, test::Kind::Dense,
                                 test::Kind::NonFinite, test::Kind::TriangularNonFinite}) {
@@ -161,9 +176,9 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
     std::vector<double> C0(static_cast<size_t>(n * ldc));
     test::poison(C0);
     DeviceBuffer<double> dA(A), dB(B), dC(C0);
-    Options o;
-    o.structure = Structure::Detect;  // no workspace: fp64 needs none
-    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
+    // No workspace: fp64 needs none.
+    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr,
+           options(Structure::Detect));
     TEST_CUDA(cudaGetLastError());
     const auto C = dC.download();
     std::vector<double> ref(static_cast<size_t>(n * n));
@@ -177,14 +192,15 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,
-                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
-                                            ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129,
-                                                                       255, 1000)),
-                         [](const auto& info) {
-                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+// 2049: sm80_fp64's Detect on its 128×128 tile (config::kSm80Fp64LargeMinN), Triangular on
+// 33 × 33 tiles of 64, more than the blocks resident at once, so that each block takes several
+// tiles in turn (the ring restarting between them).
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, GpuFp64,
+    ::testing::Combine(::testing::Values(std::string(), std::string("simt_fp64")),
+                       ::testing::Values(Fill::Upper, Fill::Lower),
+                       ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129, 255, 1000, 2049)),
+    param_name);
 
 // Batches: A or B shared (stride 0) or not, distinct leading dimensions and strides with gaps;
 // each problem against its own reference, the gaps left untouched, Triangular and Detect.
@@ -195,7 +211,7 @@ class GpuFp64Batched : public ::testing::TestWithParam<Param>, public Seeded {
 
 TEST_P(GpuFp64Batched, StridedBatchMatchesEachProblem) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const auto [fill, n] = GetParam();
+  const auto [kernel, fill, n] = GetParam();
   const int64_t batch = 3, lda = n + 1, ldb = n + 2, ldc = n + 3;
   const int64_t sa = n * lda + 5, sb = n * ldb + 6, sc = n * ldc + 7;
   for (const Structure structure : {Structure::Triangular, Structure::Detect})
@@ -219,6 +235,7 @@ TEST_P(GpuFp64Batched, StridedBatchMatchesEachProblem) {
       }
       DeviceBuffer<double> dA(A), dB(B), dC(C);
       Options o;
+      o.kernel = kernel;
       o.structure = structure;
       trtrmm_strided_batched(fill, n, dA.get(), lda, share_a ? 0 : sa, dB.get(), ldb,
                              share_b ? 0 : sb, dC.get(), ldc, sc, batch, nullptr, o);
@@ -247,8 +264,8 @@ TEST_P(GpuFp64Batched, StridedBatchMatchesEachProblem) {
 // More problems than a grid's y dimension holds (65535): the kernel strides over the batch.
 TEST_P(GpuFp64Batched, BatchLargerThanOneGrid) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const Fill fill = std::get<0>(GetParam());
-  if (std::get<1>(GetParam()) != 1) GTEST_SKIP() << "run once per fill (n = 3, batch 70000)";
+  const auto [kernel, fill, n_param] = GetParam();
+  if (n_param != 1) GTEST_SKIP() << "run once per kernel and fill (n = 3, batch 70000)";
   const int64_t n = 3, batch = 70000, stride = n * n;
   std::vector<double> A, B;
   for (int64_t b = 0; b < batch; ++b) {
@@ -260,8 +277,10 @@ TEST_P(GpuFp64Batched, BatchLargerThanOneGrid) {
   std::vector<double> C(static_cast<size_t>(batch * stride));
   test::poison(C);
   DeviceBuffer<double> dA(A), dB(B), dC(C);
+  Options o;
+  o.kernel = kernel;
   trtrmm_strided_batched(fill, n, dA.get(), n, stride, dB.get(), n, stride, dC.get(), n, stride,
-                         batch);
+                         batch, nullptr, o);
   TEST_CUDA(cudaGetLastError());
   const auto out = dC.download();
   for (const int64_t b : {int64_t(0), int64_t(65534), int64_t(65535), batch - 1}) {
@@ -274,12 +293,11 @@ TEST_P(GpuFp64Batched, BatchLargerThanOneGrid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64Batched,
-                         ::testing::Combine(::testing::Values(Fill::Upper, Fill::Lower),
+                         ::testing::Combine(::testing::Values(std::string(),
+                                                              std::string("simt_fp64")),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
                                             ::testing::Values<int64_t>(1, 33, 130, 300)),
-                         [](const auto& info) {
-                           return std::string(to_string(std::get<0>(info.param))) + "_n" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+                         param_name);
 
 // Errors: named, thrown before anything is written.
 TEST(GpuFp64Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
@@ -328,11 +346,12 @@ TEST(GpuFp64Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
     o.structure = static_cast<Structure>(5);
     trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
-  expect_error("kernel = 'sm90_tf32x3' with double operands", [&] {
-    Options o;
-    o.kernel = "sm90_tf32x3";
-    trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
-  });
+  expect_error(
+      "kernel = 'sm90_tf32x3' with double operands, expected '', 'sm80_fp64' or 'simt_fp64'", [&] {
+        Options o;
+        o.kernel = "sm90_tf32x3";
+        trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
+      });
 }
 
 TEST(GpuFp64Errors, EmptyProblemsAndTheKernelsOwnName) {
@@ -346,14 +365,19 @@ TEST(GpuFp64Errors, EmptyProblemsAndTheKernelsOwnName) {
   std::vector<double> host(static_cast<size_t>(n * n), 2.0), out(host.size());
   test::poison(out);
   DeviceBuffer<double> A(host), C(out);
-  Options o;
-  o.kernel = "simt_fp64";
-  o.precision = Precision::Ieee;
-  trtrmm(Fill::Upper, n, A.get(), n, A.get(), n, C.get(), n, nullptr, o);
-  const auto c = C.download();
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      EXPECT_EQ(c[size_t(i * n + j)], j >= i ? 4.0 * double(j - i + 1) : 0.0) << i << "," << j;
+  for (const char* kernel : {"sm80_fp64", "simt_fp64"}) {
+    Options o;
+    o.kernel = kernel;
+    o.precision = Precision::Ieee;
+    EXPECT_STREQ(selected_kernel(Fill::Upper, n, A.get(), n, A.get(), n, C.get(), n, o), kernel);
+    trtrmm(Fill::Upper, n, A.get(), n, A.get(), n, C.get(), n, nullptr, o);
+    const auto c = C.download();
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        EXPECT_EQ(c[size_t(i * n + j)], j >= i ? 4.0 * double(j - i + 1) : 0.0)
+            << kernel << " " << i << "," << j;
+  }
+  EXPECT_STREQ(selected_kernel(Fill::Upper, n, A.get(), n, A.get(), n, C.get(), n), "sm80_fp64");
 }
 
 }  // namespace

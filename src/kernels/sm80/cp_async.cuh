@@ -18,6 +18,14 @@ __device__ __forceinline__ void copy16(void* dst, const void* src, int src_bytes
                : "memory");
 }
 
+// 8 bytes (both addresses 8-byte aligned), through L1; src_bytes 0 writes zeros and reads
+// nothing (src must still be a valid global address).
+__device__ __forceinline__ void copy8(void* dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(shared_address(dst)),
+               "l"(src), "r"(src_bytes)
+               : "memory");
+}
+
 // 4 bytes (both addresses 4-byte aligned), through L1 (.cg takes 16-byte copies only).
 __device__ __forceinline__ void copy4(void* dst, const void* src) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_address(dst)), "l"(src)

@@ -1,0 +1,281 @@
+// sm80_fp64: trtrmm on double operands on the fp64 tensor cores (mma.sync: m16n8k8 on sm_90,
+// m8n8k4 on sm_80), the default for double; simt_fp64 (plain FMA) stays as the yardstick.
+//
+// Why: torch.triu(A @ B) on float64 runs cuBLAS DGEMM, which is on these tensor cores too. The
+// plain FMA kernel lost to it at every n (H100, session 58: 0.08–0.72× Triangular, 0.16–0.29×
+// with Detect, which sums every k).
+//
+// Semantics are simt_fp64's (include/trimm/cuda.hpp): Triangular sums each element's band only,
+// its operands' other triangles never loaded; Detect sums every k of A and B as they are.
+// Stages that straddle a band's edges sum with a per-element band test in plain FMA (so Inf
+// inside a triangle reaches only the elements whose band holds it); the others on the tensor
+// cores. Tiles outside C's triangle are written with zeros and load nothing.
+//
+// Each block strides over its problem's tiles ordered by band length, longest first (diagonal by
+// diagonal), then the zero tiles; the batch is on grid y. Two tiles of the table
+// (config::kSm80Fp64Tiles): 128×128 for Detect at large n, 64×64 otherwise.
+// The loaders' loops stay rolled: unrolled, ptxas keeps every copy's address live (220 and 255
+// registers with spills, against 160 and 252).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "config/tile_config.hpp"
+#include "kernels/common/launch_triangle.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sm80/cp_async.cuh"
+
+namespace trimm::kernels {
+namespace {
+
+// A tile of the table (config::kSm80Fp64Tiles) and what follows from it.
+template <int kTileId>
+struct Shape {
+  static constexpr config::MmaTile kCfg = config::kSm80Fp64Tiles[kTileId];
+  static constexpr int kThreads = kCfg.threads();
+  // A warp's accumulators as m16n8 tiles (both instruction forms below fill them alike).
+  static constexpr int kMi = kCfg.warp_m() / 16, kNi = kCfg.warp_n() / 8;
+  // Shared rows padded by 4 doubles: a fragment's 16 lanes of a half-warp then read 16 distinct
+  // 8-byte bank pairs (row strides ≡ 4 mod 16 doubles), and cp.async writes stay contiguous.
+  static constexpr int kPad = 4;
+  static constexpr int kLdA = kCfg.bk + kPad;  // A's stage: bm rows of bk k (k contiguous)
+  static constexpr int kLdB = kCfg.bn + kPad;  // B's stage: bk rows of bn columns
+  static constexpr int kStageA = kCfg.bm * kLdA, kStageB = kCfg.bk * kLdB;  // doubles
+  static constexpr int kSmemBytes = kCfg.stages * (kStageA + kStageB) * int(sizeof(double));
+  static_assert(kCfg.warp_m() % 16 == 0 && kCfg.warp_n() % 8 == 0, "m16n8 tiles a warp");
+  static_assert(kCfg.bk % 8 == 0, "k8 steps a stage");
+  static_assert(kLdA % 16 == 4 && kLdB % 16 == 4, "conflict-free fragment reads");
+  static_assert((kCfg.bm * kCfg.bk) % kThreads == 0 && (kCfg.bk * kCfg.bn) % kThreads == 0,
+                "whole copies per thread");
+  static_assert(kCfg.stages >= 2, "a ring: copies of later stages in flight during a stage");
+  static_assert(kCfg.bm == kCfg.bn, "square tiles: C's triangle by whole tiles");
+};
+
+// One m16n8 tile's k8 step. d: rows g (d[0], d[1]) and g + 8 (d[2], d[3]), columns 2t, 2t + 1
+// (g = lane / 4, t = lane % 4). a(r, k): the tile's 16 rows of A by 8 k; b(k, c): B's 8 k by 8
+// columns.
+template <class FA, class FB>
+__device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&& b) {
+#if __CUDA_ARCH__ >= 900
+  // sm_90's m16n8k8: A a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4); B b0, b1 at
+  // (t, g), (t + 4, g). Hopper runs sm_80's m8n8k4 (below) at a fraction of this rate (session
+  // 58: 1.4× slower at n = 4096); k8 rather than k16 keeps fewer fragments live.
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a(g, t)), "d"(a(g + 8, t)), "d"(a(g, t + 4)), "d"(a(g + 8, t + 4)), "d"(b(t, g)),
+        "d"(b(t + 4, g)));
+#else
+  // sm_80's m8n8k4, two k4 steps on each 8-row half: A (g, t), B (t, g), D (g, 2t + {0, 1}).
+#pragma unroll
+  for (int k = 0; k < 8; k += 4) {
+    const double bk = b(k + t, g);
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                   : "+d"(d[2 * half]), "+d"(d[2 * half + 1])
+                   : "d"(a(g + 8 * half, k + t)), "d"(bk));
+  }
+#endif
+}
+
+// Whether element (r, c) of an operand is read: every element (dense), or its kept triangle.
+__device__ __forceinline__ bool kept(bool dense, bool upper, int64_t r, int64_t c) {
+  return dense || (upper ? c >= r : c <= r);
+}
+
+// The largest m with m(m + 1)/2 ≤ u.
+__device__ __forceinline__ int64_t triangular_root(int64_t u) {
+  int64_t m = int64_t((sqrt(8.0 * double(u) + 1.0) - 1.0) / 2.0);
+  while (m * (m + 1) / 2 > u) --m;
+  while ((m + 1) * (m + 2) / 2 <= u) ++m;
+  return m;
+}
+
+// Unit u of a problem of T×T tiles: first C's triangle, diagonal by diagonal from the farthest
+// (the longest band: tile (i, i + d) for Upper, d = T − 1 first), then the T(T − 1)/2 tiles
+// outside it. Returns whether the tile is outside.
+__device__ __forceinline__ bool unit_tile(int64_t u, int64_t tiles, bool upper, int64_t& I,
+                                          int64_t& J) {
+  const int64_t inside = tiles * (tiles + 1) / 2;
+  const bool outside = u >= inside;
+  const int64_t v = outside ? u - inside : u, m = triangular_root(v), i = v - m * (m + 1) / 2;
+  const int64_t a = outside ? m + 1 : i, b = outside ? i : i + (tiles - 1 - m);  // a ≤ b inside
+  I = upper ? a : b;
+  J = upper ? b : a;
+  return outside;
+}
+
+struct Fp64Params {
+  MatrixProblem<double> p;
+  bool dense;  // Structure::Detect: every k of A and B as they are
+};
+
+template <int kTileId>
+__global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg.min_blocks)
+    sm80_fp64_kernel(const Fp64Params q) {
+  using S = Shape<kTileId>;
+  constexpr config::MmaTile kCfg = S::kCfg;
+  constexpr int kThreads = S::kThreads, kMi = S::kMi, kNi = S::kNi, kLdA = S::kLdA, kLdB = S::kLdB,
+                kStageA = S::kStageA, kStageB = S::kStageB;
+  extern __shared__ __align__(16) double smem[];
+  double* const As = smem;                          // [stages][bm][kLdA]
+  double* const Bs = smem + kCfg.stages * kStageA;  // [stages][bk][kLdB]
+  const MatrixProblem<double>& p = q.p;
+  const bool upper = p.fill == Fill::Upper, dense = q.dense;
+  const int64_t n = p.n, tiles = (n + kCfg.bm - 1) / kCfg.bm;
+  const int64_t units = tiles * tiles;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const int g = lane / 4, t = lane % 4;  // the fragments' group and thread in group
+  const int wm = (warp / kCfg.warps_n) * kCfg.warp_m(), wn = (warp % kCfg.warps_n) * kCfg.warp_n();
+
+  for (int64_t b = blockIdx.y; b < p.batch; b += gridDim.y)
+    for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {  // block-uniform: barriers below
+      int64_t I, J;
+      const bool outside = unit_tile(u, tiles, upper, I, J);
+      const int64_t i0 = I * kCfg.bm, j0 = J * kCfg.bn;
+      double* const C = p.C + b * p.stride_c;
+      if (outside) {
+        for (int e = threadIdx.x; e < kCfg.bm * kCfg.bn; e += kThreads) {
+          const int64_t i = i0 + e / kCfg.bn, j = j0 + e % kCfg.bn;
+          if (i < n && j < n) C[i * p.ldc + j] = 0.0;
+        }
+        continue;
+      }
+      const double* const A = p.A + b * p.stride_a;
+      const double* const B = p.B + b * p.stride_b;
+      // The k this tile sums: the band's hull for the triangular product, else all.
+      const int64_t kbeg = dense ? 0 : (upper ? i0 : j0);
+      const int64_t kend = dense ? n : std::min(n, (upper ? j0 : i0) + kCfg.bm);
+      const int64_t lo = upper ? i0 : j0, hi = upper ? j0 : i0;
+
+      // One commit group a stage, into `slot`: elements outside the kept triangles, past n or
+      // past kend become zeros without a read; past kend, an empty group (the ring's count).
+      auto load = [&](int64_t k0, int slot) {
+        if (k0 >= kend) {
+          cp_async::commit();
+          return;
+        }
+        double* const as = As + slot * kStageA;
+        double* const bs = Bs + slot * kStageB;
+#pragma unroll 1
+        for (int l = 0; l < kCfg.bm * kCfg.bk / kThreads; ++l) {
+          const int e = int(threadIdx.x) + l * kThreads, r = e / kCfg.bk, kk = e % kCfg.bk;
+          const int64_t gi = i0 + r, gk = k0 + kk;
+          const bool in = gi < n && gk < kend && kept(dense, upper, gi, gk);
+          cp_async::copy8(as + r * kLdA + kk, in ? A + gi * p.lda + gk : A, in ? 8 : 0);
+        }
+#pragma unroll 1
+        for (int l = 0; l < kCfg.bk * kCfg.bn / kThreads; ++l) {
+          const int e = int(threadIdx.x) + l * kThreads, kk = e / kCfg.bn, c = e % kCfg.bn;
+          const int64_t gk = k0 + kk, gj = j0 + c;
+          const bool in = gj < n && gk < kend && kept(dense, upper, gk, gj);
+          cp_async::copy8(bs + kk * kLdB + c, in ? B + gk * p.ldb + gj : B, in ? 8 : 0);
+        }
+        cp_async::commit();
+      };
+
+      // C(i0 + row(mi, h), j0 + col(ni, h)): the m16n8 accumulator layout.
+      double acc[kMi][kNi][4];
+      const auto row = [&](int mi, int h) { return wm + 16 * mi + g + 8 * (h / 2); };
+      const auto col = [&](int ni, int h) { return wn + 8 * ni + 2 * t + h % 2; };
+#pragma unroll
+      for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNi; ++ni)
+#pragma unroll
+          for (int h = 0; h < 4; ++h) acc[mi][ni][h] = 0.0;
+
+#pragma unroll
+      for (int s = 0; s < kCfg.stages - 1; ++s) load(kbeg + s * kCfg.bk, s);
+      int slot = 0;
+      for (int64_t k0 = kbeg; k0 < kend; k0 += kCfg.bk, slot = (slot + 1) % kCfg.stages) {
+        cp_async::wait<kCfg.stages - 2>();
+        // Stage k0 visible to all, and every warp done with the slot the next copies overwrite
+        // (the one read in the previous iteration).
+        __syncthreads();
+        load(k0 + (kCfg.stages - 1) * kCfg.bk, (slot + kCfg.stages - 1) % kCfg.stages);
+        const double* const as = As + slot * kStageA;
+        const double* const bs = Bs + slot * kStageB;
+        // The per-element band test is needed unless every k of the stage lies in every
+        // element's band: upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror.
+        const bool masked = !dense && !(k0 >= lo + kCfg.bm - 1 && k0 + kCfg.bk - 1 <= hi);
+        if (!masked) {
+#pragma unroll
+          for (int ks = 0; ks < kCfg.bk; ks += 8)
+#pragma unroll
+            for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+              for (int ni = 0; ni < kNi; ++ni)
+                mma_k8(
+                    acc[mi][ni], g, t,
+                    [&](int r, int k) { return as[(wm + 16 * mi + r) * kLdA + ks + k]; },
+                    [&](int k, int c) { return bs[(ks + k) * kLdB + wn + 8 * ni + c]; });
+        } else {
+          // Plain FMA on this thread's own accumulators, k by k, in tile coordinates: k's
+          // offsets from the tile's first row and column (< n, so 32 bits).
+          const int ki0 = int(k0 - i0), kj0 = int(k0 - j0);
+#pragma unroll 1
+          for (int kk = 0; kk < kCfg.bk; ++kk) {
+            const int ki = ki0 + kk, kj = kj0 + kk;
+#pragma unroll
+            for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+              for (int ni = 0; ni < kNi; ++ni)
+#pragma unroll
+                for (int h = 0; h < 4; ++h) {
+                  const int r = row(mi, h), c = col(ni, h);
+                  const bool in_band = upper ? (r <= ki && kj <= c) : (c <= kj && ki <= r);
+                  if (in_band)
+                    acc[mi][ni][h] = __fma_rn(as[r * kLdA + kk], bs[kk * kLdB + c], acc[mi][ni][h]);
+                }
+          }
+        }
+      }
+      // C's other triangle inside the tile: triu's zeros, not 0·sum (NaN stays out).
+#pragma unroll
+      for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNi; ++ni)
+#pragma unroll
+          for (int h = 0; h < 4; ++h) {
+            const int64_t i = i0 + row(mi, h), j = j0 + col(ni, h);
+            if (i >= n || j >= n) continue;
+            C[i * p.ldc + j] = (upper ? i > j : i < j) ? 0.0 : acc[mi][ni][h];
+          }
+      // The next unit's first copies overwrite slots that slow warps may still be reading, and
+      // the ring's trailing empty groups must not count for its stages.
+      cp_async::wait<0>();
+      __syncthreads();
+    }
+}
+
+template <int kTileId>
+void launch_tile(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+  using S = Shape<kTileId>;
+  constexpr int64_t kMaxGridY = 65535;
+  const int64_t tiles = (p.n + S::kCfg.bm - 1) / S::kCfg.bm, units = tiles * tiles;
+  const int per_sm =
+      blocks_per_sm<sm80_fp64_kernel<kTileId>>(dev.ordinal, S::kThreads, S::kSmemBytes);
+  const int64_t target = int64_t(per_sm) * std::max(1, dev.sms);  // blocks resident at once
+  const int64_t y = std::min(p.batch, kMaxGridY);
+  const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
+  sm80_fp64_kernel<kTileId><<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes, stream>>>(
+      Fp64Params{p, dense});
+  TRIMM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+void launch_sm80_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+  if (p.n == 0 || p.batch == 0) return;
+  if (dense && p.n >= config::kSm80Fp64LargeMinN)
+    launch_tile<config::kSm80Fp64Large>(p, dense, dev, stream);
+  else
+    launch_tile<config::kSm80Fp64Small>(p, dense, dev, stream);
+}
+
+}  // namespace trimm::kernels
