@@ -77,7 +77,8 @@ __global__ void triu_copy(const float* src, float* dst, int64_t n) {
 
 // Per-block partials: max allclose violation against ref32, and squared error / squared norm
 // against ref64. NaN counts as an infinite violation.
-__global__ void compare(const float* c, const float* ref32, const double* ref64, int64_t count,
+template <typename T>
+__global__ void compare(const T* c, const T* ref32, const double* ref64, int64_t count,
                         double* partial, double atol, double rtol) {
   __shared__ double s_viol[256], s_err[256], s_ref[256];
   double viol = 0, err = 0, ref = 0;
@@ -178,8 +179,10 @@ struct Harness {
     return median(ms);
   }
 
-  void check(const float* c, const float* ref32, const double* ref64, Row& row,
-             double atol = 1e-4, double rtol = 1e-4) {
+  // ref32: the reference-equivalent's output in the data's type (T = double for fp64 data).
+  template <typename T>
+  void check(const T* c, const T* ref32, const double* ref64, Row& row, double atol = 1e-4,
+             double rtol = 1e-4) {
     compare<<<kCompareBlocks, 256>>>(c, ref32, ref64, n * n, partial.p, atol, rtol);
     BENCH_CUDA(cudaGetLastError());
     std::vector<double> h(3 * kCompareBlocks);
@@ -357,6 +360,61 @@ void bench_16bit(const BenchConfig& cfg, int64_t n, Harness& H, float* A, float*
     }
 }
 
+// --- fp64 data ------------------------------------------------------------------------------
+__global__ void to_fp64(const float* x, double* y, int64_t count) {
+  const int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < count) y[e] = x[e];
+}
+__global__ void triu_copy64(const double* src, double* dst, int64_t n) {
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= n * n) return;
+  dst[idx] = idx % n >= idx / n ? src[idx] : 0.0;
+}
+
+// Rows for --dtype fp64: torch.triu(torch.matmul(A, B)) on double (cuBLAS DGEMM + triu) against
+// trimm's fp64 kernel, Triangular and Detect (the PyTorch operator's mode), on the float inputs
+// widened exactly; judged against the DGEMM's output with torch.testing's float64 tolerances
+// (atol = rtol = 1e-7) and normwise against the fp64 product.
+void bench_fp64(const BenchConfig& cfg, int64_t n, Harness& H, const float* A, const float* B,
+                const double* ref64, std::vector<Row>& rows) {
+  const size_t nn = size_t(n) * size_t(n);
+  const unsigned blocks = blocks_for(n * n, 256);
+  const double atol = 1e-7, rtol = 1e-7;
+  Buf<double> A64(nn), B64(nn), tmp(nn), ref(nn), C(nn);
+  to_fp64<<<blocks, 256>>>(A, A64.p, n * n);
+  to_fp64<<<blocks, 256>>>(B, B64.p, n * n);
+  BENCH_CUDA(cudaGetLastError());
+  const double one = 1.0, zero = 0.0;
+  const int in = int(n);
+  Row ref_row{"cuda", "reference-equivalent (cuBLAS DGEMM + triu)", "fp64", n};
+  ref_row.dtype = "fp64";
+  ref_row.ms = H.time([&] {
+    BENCH_CUBLAS(cublasDgemm(H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B64.p, in, A64.p,
+                             in, &zero, tmp.p, in));
+    triu_copy64<<<blocks, 256>>>(tmp.p, ref.p, n);
+  });
+  const double ref_ms = ref_row.ms;
+  auto finish = [&](Row row, const double* out) {
+    H.check(out, ref.p, ref64, row, atol, rtol);
+    row.tflops = useful_flops(n) / (row.ms * 1e-3) / 1e12;
+    row.speedup = ref_ms / row.ms;
+    rows.push_back(row);
+  };
+  finish(ref_row, ref.p);
+  Buf<uint32_t> flags(1);
+  for (const Structure st : cfg.structures) {
+    const Options o = trimm_options(Precision::Auto, cfg.kernel, st, flags.p);
+    Row row{"cuda",
+            std::string("trimm ") + selected_kernel(Fill::Upper, n, A64.p, n, B64.p, n, C.p, n, o) +
+                (st == Structure::Detect ? " (detect)" : ""),
+            "fp64", n};
+    row.dtype = "fp64";
+    BENCH_CUDA(cudaMemset(C.p, 0xff, nn * sizeof(double)));  // poison: NaN everywhere
+    row.ms = H.time([&] { trtrmm(Fill::Upper, n, A64.p, n, B64.p, n, C.p, n, nullptr, o); });
+    finish(row, C.p);
+  }
+}
+
 }  // namespace
 
 void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::string& device) {
@@ -374,11 +432,12 @@ void bench_cuda(const BenchConfig& cfg, int64_t n, std::vector<Row>& rows, std::
   fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(A.p, n, cfg.seed * 2 + 1, noise, cfg.normal);
   fill_triu_uniform<<<blocks_for(n * n, 256), 256>>>(B.p, n, cfg.seed * 2 + 2, noise, cfg.normal);
   BENCH_CUDA(cudaGetLastError());
-  if (cfg.dtype != "fp32") return bench_16bit(cfg, n, H, A.p, B.p, rows);
+  if (cfg.dtype == "bf16" || cfg.dtype == "fp16") return bench_16bit(cfg, n, H, A.p, B.p, rows);
   // Noisy inputs: the dense product's triangle (every k), as torch computes it.
   kernels::launch_naive_fp64_reference(Fill::Upper, n, A.p, n, B.p, n, ref64.p, n, nullptr,
                                        /*dense=*/cfg.noisy);
   BENCH_CUDA(cudaDeviceSynchronize());
+  if (cfg.dtype == "fp64") return bench_fp64(cfg, n, H, A.p, B.p, ref64.p, rows);
 
   const float one = 1.f, zero = 0.f;
   const int in = int(n);
