@@ -19,6 +19,11 @@ trimm_log "C++ tests passed"
 
 # The PyTorch operators (python/): where this python3 has torch, build and install the package
 # (pip install --no-build-isolation .) and run its tests; elsewhere say why they do not run.
+# A machine without pytest gets it from PyPI where it can (the tests without torch still run).
+if [ -z "${TRIMM_SKIP_PYTHON:-}" ] && ! python3 -c "import pytest" >/dev/null 2>&1; then
+  trimm_log "installing pytest (pip)"
+  python3 -m pip install --quiet pytest </dev/null >&2 || trimm_log "pytest could not be installed"
+fi
 if [ -n "${TRIMM_SKIP_PYTHON:-}" ]; then
   trimm_log "python tests: SKIPPED (TRIMM_SKIP_PYTHON is set)"
 elif ! python3 -c "import pytest" >/dev/null 2>&1; then
