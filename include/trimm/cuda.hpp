@@ -50,8 +50,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
 
-// The same on double operands, in fp64 on the fp64 tensor cores ("sm80_fp64": mma.sync m8n8k4,
-// sm_80 and later, the default) or, by name, on the CUDA cores ("simt_fp64": a plain
+// The same on double operands, in fp64 on the fp64 tensor cores ("sm80_fp64": mma.sync, m16n8k8
+// on sm_90 and m8n8k4 on sm_80; the default) or, by name, on the CUDA cores ("simt_fp64": a plain
 // shared-memory-tiled product, the yardstick); options.kernel may be '' or either name,
 // options.precision Auto or Ieee. Structure::Triangular sums each element's band only (the other
 // triangles of A and B are never read); Structure::Detect sums every k of A and B as they are,
