@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The PyTorch operator against torch on the GPU: trimm.triu_matmul(A, B) and
-torch.triu(torch.matmul(A, B)) per dtype and n, CUDA events, L2 flushed before every run, median
+torch.triu(torch.matmul(A, B)) per dtype (float64 too: torch runs DGEMM) and n, CUDA events, L2 flushed before every run, median
 of 30 after 3 warm-ups; triangular torch.rand inputs. Needs the package installed.
 
     python3 scripts/op_timing.py [n ...]         (default 1024 4096)
@@ -33,7 +33,7 @@ def main():
     print(f"{torch.cuda.get_device_name(0)}, torch {torch.__version__}")
     print(f"{'n':>6} {'dtype':>9} {'torch ms':>9} {'trimm ms':>9} {'speedup':>8}")
     for n in sizes:
-        for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        for dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64):
             A = torch.triu(torch.rand(n, n, device="cuda")).to(dtype)
             B = torch.triu(torch.rand(n, n, device="cuda")).to(dtype)
             ref = median_ms(lambda: torch.triu(torch.matmul(A, B)), flush)
