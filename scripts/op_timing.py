@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The PyTorch operator against torch on the GPU: trimm.triu_matmul(A, B) and
-torch.triu(torch.matmul(A, B)) per dtype (float64 too: torch runs DGEMM) and n, CUDA events, L2 flushed before every run, median
-of 30 after 3 warm-ups; triangular torch.rand inputs. Needs the package installed.
+torch.triu(torch.matmul(A, B)) per dtype (float64 too, where torch runs DGEMM) and n, CUDA
+events, L2 flushed before every run, median of 30 after 3 warm-ups; triangular torch.rand inputs.
+Needs the package installed.
 
     python3 scripts/op_timing.py [n ...]         (default 1024 4096)
 """
