@@ -26,6 +26,7 @@
 #include "kernels/common/launch_triangle.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm80/cp_async.cuh"
+#include "sched/small_tiles.hpp"
 
 namespace trimm::kernels {
 namespace {
@@ -87,28 +88,6 @@ __device__ __forceinline__ bool kept(bool dense, bool upper, int64_t r, int64_t 
   return dense || (upper ? c >= r : c <= r);
 }
 
-// The largest m with m(m + 1)/2 ≤ u.
-__device__ __forceinline__ int64_t triangular_root(int64_t u) {
-  int64_t m = int64_t((sqrt(8.0 * double(u) + 1.0) - 1.0) / 2.0);
-  while (m * (m + 1) / 2 > u) --m;
-  while ((m + 1) * (m + 2) / 2 <= u) ++m;
-  return m;
-}
-
-// Unit u of a problem of T×T tiles: first C's triangle, diagonal by diagonal from the farthest
-// (the longest band: tile (i, i + d) for Upper, d = T − 1 first), then the T(T − 1)/2 tiles
-// outside it. Returns whether the tile is outside.
-__device__ __forceinline__ bool unit_tile(int64_t u, int64_t tiles, bool upper, int64_t& I,
-                                          int64_t& J) {
-  const int64_t inside = tiles * (tiles + 1) / 2;
-  const bool outside = u >= inside;
-  const int64_t v = outside ? u - inside : u, m = triangular_root(v), i = v - m * (m + 1) / 2;
-  const int64_t a = outside ? m + 1 : i, b = outside ? i : i + (tiles - 1 - m);  // a ≤ b inside
-  I = upper ? a : b;
-  J = upper ? b : a;
-  return outside;
-}
-
 struct Fp64Params {
   MatrixProblem<double> p;
   bool dense;  // Structure::Detect: every k of A and B as they are
@@ -135,7 +114,7 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
   for (int64_t b = blockIdx.y; b < p.batch; b += gridDim.y)
     for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {  // block-uniform: barriers below
       int64_t I, J;
-      const bool outside = unit_tile(u, tiles, upper, I, J);
+      const bool outside = sched::unit_tile(u, tiles, upper, I, J);
       const int64_t i0 = I * kCfg.bm, j0 = J * kCfg.bn;
       double* const C = p.C + b * p.stride_c;
       if (outside) {
