@@ -93,6 +93,17 @@ struct Fp64Params {
   bool dense;  // Structure::Detect: every k of A and B as they are
 };
 
+// A tile wholly outside C's triangle: zeros, nothing loaded.
+template <int kTileId>
+__device__ __forceinline__ void zero_tile(double* C, int64_t ldc, int64_t n, int64_t i0,
+                                          int64_t j0) {
+  using S = Shape<kTileId>;
+  for (int e = threadIdx.x; e < S::kCfg.bm * S::kCfg.bn; e += S::kThreads) {
+    const int64_t i = i0 + e / S::kCfg.bn, j = j0 + e % S::kCfg.bn;
+    if (i < n && j < n) C[i * ldc + j] = 0.0;
+  }
+}
+
 template <int kTileId>
 __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg.min_blocks)
     sm80_fp64_kernel(const Fp64Params q) {
@@ -118,10 +129,7 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
       const int64_t i0 = I * kCfg.bm, j0 = J * kCfg.bn;
       double* const C = p.C + b * p.stride_c;
       if (outside) {
-        for (int e = threadIdx.x; e < kCfg.bm * kCfg.bn; e += kThreads) {
-          const int64_t i = i0 + e / kCfg.bn, j = j0 + e % kCfg.bn;
-          if (i < n && j < n) C[i * p.ldc + j] = 0.0;
-        }
+        zero_tile<kTileId>(C, p.ldc, n, i0, j0);
         continue;
       }
       const double* const A = p.A + b * p.stride_a;
