@@ -3,15 +3,20 @@
 # 16-byte aligned: 4 + 4 copies a thread a stage instead of 8 + 8, no triangle test; Detect's test
 # gains even-ld layouts so that the path runs under Detect too), tested, sanitized, timed against
 # main's sm80_fp64 (session 58, call 7, H100: 4096 Triangular 1.82 ms, Detect 3.13).
+# Also bench/variants/s58_fp64_m8n8k4_hook.patch on top (applies after the first): the kernel
+# name "sm80_fp64_m8n8k4" runs sm_80's instruction on sm_90, and the fp64 suites run it, so that
+# the sm_80 cubin's path is tested on this GPU (never run since call 4's earlier form).
 # Build here first (~2 min on 2 cores), both trees' CLI and the patch's test_gpu:
 #   git worktree add /tmp/v59 HEAD && git -C /tmp/v59 apply $PWD/bench/variants/s58_fp64_vec16.patch
+#   git -C /tmp/v59 apply $PWD/bench/variants/s58_fp64_m8n8k4_hook.patch
 #   cmake -S /tmp/v59 -B /tmp/b59 -DCMAKE_BUILD_TYPE=Release -DTRIMM_BUILD_TESTS=ON \
 #     -DTRIMM_OPENBLAS_ROOT=$PWD/.deps/openblas -DTRIMM_GTEST_SOURCE_DIR=$PWD/.deps/googletest
 #   cmake --build /tmp/b59 -j2 --target trimm_cli test_gpu   (and main's trimm_cli as `base`)
 #   pack trimm, test_gpu and base's trimm as trimm_base into build-carry/s59v.tar.xz (dir s59v)
 # carry ["build-carry/s59v.tar.xz", ".deps/openblas"]
 # Predicted (H100): the loaders' share of issue (call 7's ncu: the most sampled code) roughly
-# halves: 4096 Triangular ~1.5 ms, Detect ~2.7; tests pass, sanitizers clean.
+# halves: 4096 Triangular ~1.5 ms, Detect ~2.7; tests pass (sm80_fp64_m8n8k4 too), sanitizers
+# clean.
 export LD_LIBRARY_PATH=$PWD/.deps/openblas/lib TRIMM_REQUIRE_GPU=1
 mkdir -p /tmp/v && tar -xJf build-carry/s59v.tar.xz -C /tmp/v
 L=$OUT/run.txt
