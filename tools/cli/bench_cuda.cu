@@ -68,11 +68,12 @@ __global__ void fill_triu_uniform(float* x, int64_t n, uint64_t seed, float nois
 }
 
 // The triu half of torch.triu(A @ B): a fresh output with the lower part zeroed.
-__global__ void triu_copy(const float* src, float* dst, int64_t n) {
+template <typename T>
+__global__ void triu_copy(const T* src, T* dst, int64_t n) {
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= n * n) return;
   const int64_t i = idx / n, j = idx % n;
-  dst[idx] = j >= i ? src[idx] : 0.f;
+  dst[idx] = j >= i ? src[idx] : T(0);
 }
 
 // Per-block partials: max allclose violation against ref32, and squared error / squared norm
@@ -365,11 +366,6 @@ __global__ void to_fp64(const float* x, double* y, int64_t count) {
   const int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e < count) y[e] = x[e];
 }
-__global__ void triu_copy64(const double* src, double* dst, int64_t n) {
-  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx >= n * n) return;
-  dst[idx] = idx % n >= idx / n ? src[idx] : 0.0;
-}
 
 // Rows for --dtype fp64: torch.triu(torch.matmul(A, B)) on double (cuBLAS DGEMM + triu) against
 // trimm's fp64 kernel, Triangular and Detect (the PyTorch operator's mode), on the float inputs
@@ -391,7 +387,7 @@ void bench_fp64(const BenchConfig& cfg, int64_t n, Harness& H, const float* A, c
   ref_row.ms = H.time([&] {
     BENCH_CUBLAS(cublasDgemm(H.handle, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, B64.p, in, A64.p,
                              in, &zero, tmp.p, in));
-    triu_copy64<<<blocks, 256>>>(tmp.p, ref.p, n);
+    triu_copy<<<blocks, 256>>>(tmp.p, ref.p, n);
   });
   const double ref_ms = ref_row.ms;
   auto finish = [&](Row row, const double* out) {
