@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -164,10 +165,17 @@ TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
 TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kernel, fill, n] = GetParam();
-  const int64_t lda = n + 2, ldb = n + 5, ldc = n + 3;
-  for (const test::Kind kind : {test::Kind::Triangular, test::Kind::Noisy, test::Kind::Dense,
-                                test::Kind::NonFinite, test::Kind::TriangularNonFinite}) {
-    SCOPED_TRACE(test::name(kind));
+  // Odd and even leading dimensions: sm80_fp64 copies two doubles at a time where A's and B's
+  // rows are 16-byte aligned (even lds), one otherwise.
+  const int64_t even = n + 2 - n % 2;
+  using Case = std::tuple<int64_t, int64_t, test::Kind>;  // lda, ldb, inputs
+  for (const auto& [lda, ldb, kind] : std::initializer_list<Case>{
+           {n + 2, n + 5, test::Kind::Triangular}, {n + 2, n + 5, test::Kind::Noisy},
+           {n + 2, n + 5, test::Kind::Dense}, {n + 2, n + 5, test::Kind::NonFinite},
+           {n + 2, n + 5, test::Kind::TriangularNonFinite}, {even, even, test::Kind::Dense},
+           {even, even, test::Kind::NonFinite}}) {
+    const int64_t ldc = n + 3;
+    SCOPED_TRACE(test::name(kind) + std::string(", lda ") + std::to_string(lda));
     const bool exact = kind != test::Kind::Noisy;
     auto gen = exact ? std::function<double()>(test::integers(rng_))
                      : std::function<double()>(test::uniform(rng_));

@@ -104,7 +104,9 @@ __device__ __forceinline__ void zero_tile(double* C, int64_t ldc, int64_t n, int
   }
 }
 
-template <int kTileId>
+// kVec: A's and B's rows are 16-byte aligned (bases, lds and batch strides), so the stages away
+// from a band's edges copy two doubles at a time.
+template <int kTileId, bool kVec>
 __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg.min_blocks)
     sm80_fp64_kernel(const Fp64Params q) {
   using S = Shape<kTileId>;
@@ -141,6 +143,23 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
 
       // One commit group a stage, into `slot`: elements outside the kept triangles, past n or
       // past kend become zeros without a read; past kend, an empty group (the ring's count).
+      // Whether stage k0 straddles a band's edge: unless every k of it lies in every element's
+      // band (upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror), its sums need
+      // the per-element band test, and its copies the triangle test.
+      const auto band_edge = [&](int64_t k0) {
+        return !dense && !(k0 >= lo + kCfg.bm - 1 && k0 + kCfg.bk - 1 <= hi);
+      };
+      // Two doubles from row-major `src` at (r, c): the first `in` of them (0, 1 or 2), zeros
+      // for the rest. A 16-byte copy only when both are read: compute-sanitizer counts all 16
+      // bytes of a copy as read whatever its source size, and the pair may end the allocation.
+      const auto copy_pair = [&](double* dst, const double* base, const double* src, int64_t in) {
+        if (in >= 2) {
+          cp_async::copy16(dst, src, 16);
+        } else {
+          cp_async::copy8(dst, in == 1 ? src : base, in == 1 ? 8 : 0);
+          cp_async::copy8(dst + 1, base, 0);
+        }
+      };
       auto load = [&](int64_t k0, int slot) {
         if (k0 >= kend) {
           cp_async::commit();
@@ -148,6 +167,27 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         }
         double* const as = As + slot * kStageA;
         double* const bs = Bs + slot * kStageB;
+        if (kVec && !band_edge(k0)) {
+          // Every element kept: only n and kend bound the copies (a pair's prefix).
+#pragma unroll 1
+          for (int l = 0; l < kCfg.bm * kCfg.bk / 2 / kThreads; ++l) {
+            const int e = int(threadIdx.x) + l * kThreads, r = e / (kCfg.bk / 2),
+                      kk = 2 * (e % (kCfg.bk / 2));
+            const int64_t gi = i0 + r, gk = k0 + kk;
+            copy_pair(as + r * kLdA + kk, A, A + gi * p.lda + gk,
+                      gi < n ? std::min<int64_t>(2, kend - gk) : 0);
+          }
+#pragma unroll 1
+          for (int l = 0; l < kCfg.bk * kCfg.bn / 2 / kThreads; ++l) {
+            const int e = int(threadIdx.x) + l * kThreads, kk = e / (kCfg.bn / 2),
+                      c = 2 * (e % (kCfg.bn / 2));
+            const int64_t gk = k0 + kk, gj = j0 + c;
+            copy_pair(bs + kk * kLdB + c, B, B + gk * p.ldb + gj,
+                      gk < kend ? std::min<int64_t>(2, n - gj) : 0);
+          }
+          cp_async::commit();
+          return;
+        }
 #pragma unroll 1
         for (int l = 0; l < kCfg.bm * kCfg.bk / kThreads; ++l) {
           const int e = int(threadIdx.x) + l * kThreads, r = e / kCfg.bk, kk = e % kCfg.bk;
@@ -187,10 +227,7 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         load(k0 + (kCfg.stages - 1) * kCfg.bk, (slot + kCfg.stages - 1) % kCfg.stages);
         const double* const as = As + slot * kStageA;
         const double* const bs = Bs + slot * kStageB;
-        // The per-element band test is needed unless every k of the stage lies in every
-        // element's band: upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror.
-        const bool masked = !dense && !(k0 >= lo + kCfg.bm - 1 && k0 + kCfg.bk - 1 <= hi);
-        if (!masked) {
+        if (!band_edge(k0)) {
 #pragma unroll
           for (int ks = 0; ks < kCfg.bk; ks += 8)
 #pragma unroll
@@ -240,19 +277,29 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
     }
 }
 
-template <int kTileId>
-void launch_tile(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+template <int kTileId, bool kVec>
+void launch_shape(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
   using S = Shape<kTileId>;
   constexpr int64_t kMaxGridY = 65535;
   const int64_t tiles = (p.n + S::kCfg.bm - 1) / S::kCfg.bm, units = tiles * tiles;
   const int per_sm =
-      blocks_per_sm<sm80_fp64_kernel<kTileId>>(dev.ordinal, S::kThreads, S::kSmemBytes);
+      blocks_per_sm<sm80_fp64_kernel<kTileId, kVec>>(dev.ordinal, S::kThreads, S::kSmemBytes);
   const int64_t target = int64_t(per_sm) * std::max(1, dev.sms);  // blocks resident at once
   const int64_t y = std::min(p.batch, kMaxGridY);
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
-  sm80_fp64_kernel<kTileId><<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes, stream>>>(
+  sm80_fp64_kernel<kTileId, kVec><<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes,
+                                    stream>>>(
       Fp64Params{p, dense});
   TRIMM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int kTileId>
+void launch_tile(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+  if (rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
+      rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch))
+    launch_shape<kTileId, true>(p, dense, dev, stream);
+  else
+    launch_shape<kTileId, false>(p, dense, dev, stream);
 }
 
 }  // namespace
