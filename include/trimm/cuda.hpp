@@ -52,7 +52,8 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& optio
 
 // The same on double operands, in fp64 on the fp64 tensor cores ("sm80_fp64": mma.sync, m16n8k8
 // on sm_90 and m8n8k4 on sm_80; the default) or, by name, on the CUDA cores ("simt_fp64": a plain
-// shared-memory-tiled product, the yardstick); options.kernel may be '' or either name,
+// shared-memory-tiled product, the yardstick); "sm80_fp64_m8n8k4" runs sm80_fp64 with sm_80's
+// instruction on any GPU (to test that path on sm_90); options.kernel may be '' or a name,
 // options.precision Auto or Ieee. Structure::Triangular sums each element's band only (the other
 // triangles of A and B are never read); Structure::Detect sums every k of A and B as they are,
 // the dense product's semantics (noise, NaN, Inf), with no detection pass: options.workspace is
@@ -149,7 +150,7 @@ const char* selected_kernel(Fill fill, int64_t n, const half_t* A, int64_t lda, 
 const char* selected_kernel(Fill fill, int64_t n, const bfloat16_t* A, int64_t lda,
                             const bfloat16_t* B, int64_t ldb, const bfloat16_t* C, int64_t ldc,
                             const Options& options = {});
-// The same for double operands: "sm80_fp64", or "simt_fp64" where options.kernel names it.
+// The same for double operands: "sm80_fp64", or the name options.kernel gives.
 const char* selected_kernel(Fill fill, int64_t n, const double* A, int64_t lda, const double* B,
                             int64_t ldb, const double* C, int64_t ldc, const Options& options = {});
 // And for a strided batch of 16-bit problems, as trtrmm_strided_batched would run it (dispatch's

@@ -41,6 +41,8 @@ const kernels::DeviceInfo& current_device() {
 // Double operands: no kernel table, the tensor-core kernel by default, the plain one by name.
 constexpr const char* kFp64Kernel = "sm80_fp64";
 constexpr const char* kFp64Yardstick = "simt_fp64";
+// sm80_fp64 with sm_80's instruction (m8n8k4) on any GPU: for testing that path on sm_90.
+constexpr const char* kFp64M8n8k4 = "sm80_fp64_m8n8k4";
 // Structure::Detect with a kernel that keeps data in the workspace: its flag word first, that
 // kernel's share from this offset (trtrmm_workspace_bytes counts both).
 constexpr size_t kDetectDataOffset = 256;
@@ -182,9 +184,10 @@ void run(const char* api, Fill fill, int64_t n, const float* A, int64_t lda, int
 const char* fp64_kernel(const char* api, const Options& options) {
   if (options.kernel.empty() || options.kernel == kFp64Kernel) return kFp64Kernel;
   if (options.kernel == kFp64Yardstick) return kFp64Yardstick;
+  if (options.kernel == kFp64M8n8k4) return kFp64M8n8k4;
   throw InvalidArgument(std::string(api) + ": kernel = '" + options.kernel +
-                        "' with double operands, expected '', '" + kFp64Kernel + "' or '" +
-                        kFp64Yardstick + "'");
+                        "' with double operands, expected '', '" + kFp64Kernel + "', '" +
+                        kFp64Yardstick + "' or '" + kFp64M8n8k4 + "'");
 }
 
 // fp64: sm80_fp64 (the fp64 tensor cores; every GPU trimm builds for has them), or simt_fp64
@@ -198,15 +201,15 @@ void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t ld
   detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
                     sizeof(double)});
   detail::validate_fp64_options(api, options);
-  const bool yardstick = fp64_kernel(api, options) == kFp64Yardstick;
+  const char* const kernel = fp64_kernel(api, options);
   if (n == 0 || batch == 0) return;
   const kernels::ProblemFp64 p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c,
                                batch};
   const bool dense = options.structure == Structure::Detect;
-  if (yardstick)
+  if (kernel == kFp64Yardstick)
     kernels::launch_simt_fp64(p, dense, current_device(), stream);
   else
-    kernels::launch_sm80_fp64(p, dense, current_device(), stream);
+    kernels::launch_sm80_fp64(p, dense, kernel == kFp64M8n8k4, current_device(), stream);
 }
 
 template <typename T>

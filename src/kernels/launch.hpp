@@ -161,7 +161,9 @@ void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 // or simt_fp64, kernels/simt/tiled_product.cuh's plain tiled product in fp64 FMA, by name).
 using ProblemFp64 = MatrixProblem<double>;
 // dense: C = M(A·B) over every k (Structure::Detect's semantics); else over the band only.
-void launch_sm80_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
+// m8n8k4: sm_80's instruction on any GPU (the "sm80_fp64_m8n8k4" name: that path tested on sm_90).
+void launch_sm80_fp64(const ProblemFp64& p, bool dense, bool m8n8k4, const DeviceInfo& dev,
+                      Stream stream);
 void launch_simt_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
 
 // trtrmm_backward's two dense products, dA = M(G)·Bᵀ and dB = Aᵀ·M(G), in one launch of the same

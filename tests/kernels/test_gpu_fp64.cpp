@@ -205,7 +205,8 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
 // tiles in turn (the ring restarting between them).
 INSTANTIATE_TEST_SUITE_P(
     Sizes, GpuFp64,
-    ::testing::Combine(::testing::Values(std::string(), std::string("simt_fp64")),
+    ::testing::Combine(::testing::Values(std::string(), std::string("simt_fp64"),
+                                         std::string("sm80_fp64_m8n8k4")),
                        ::testing::Values(Fill::Upper, Fill::Lower),
                        ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129, 255, 1000, 2049)),
     param_name);
@@ -302,7 +303,8 @@ TEST_P(GpuFp64Batched, BatchLargerThanOneGrid) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64Batched,
                          ::testing::Combine(::testing::Values(std::string(),
-                                                              std::string("simt_fp64")),
+                                                              std::string("simt_fp64"),
+                                                              std::string("sm80_fp64_m8n8k4")),
                                             ::testing::Values(Fill::Upper, Fill::Lower),
                                             ::testing::Values<int64_t>(1, 33, 130, 300)),
                          param_name);
@@ -355,7 +357,9 @@ TEST(GpuFp64Errors, BadArgumentsThrowNamingTheArgumentAndWriteNothing) {
     trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
   });
   expect_error(
-      "kernel = 'sm90_tf32x3' with double operands, expected '', 'sm80_fp64' or 'simt_fp64'", [&] {
+      "kernel = 'sm90_tf32x3' with double operands, expected '', 'sm80_fp64', 'simt_fp64' or "
+      "'sm80_fp64_m8n8k4'",
+      [&] {
         Options o;
         o.kernel = "sm90_tf32x3";
         trtrmm(Fill::Upper, n, A.get(), n, B.get(), n, C.get(), n, nullptr, o);
@@ -373,7 +377,7 @@ TEST(GpuFp64Errors, EmptyProblemsAndTheKernelsOwnName) {
   std::vector<double> host(static_cast<size_t>(n * n), 2.0), out(host.size());
   test::poison(out);
   DeviceBuffer<double> A(host), C(out);
-  for (const char* kernel : {"sm80_fp64", "simt_fp64"}) {
+  for (const char* kernel : {"sm80_fp64", "simt_fp64", "sm80_fp64_m8n8k4"}) {
     Options o;
     o.kernel = kernel;
     o.precision = Precision::Ieee;

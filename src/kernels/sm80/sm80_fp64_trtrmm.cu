@@ -57,19 +57,23 @@ struct Shape {
 // One m16n8 tile's k8 step. d: rows g (d[0], d[1]) and g + 8 (d[2], d[3]), columns 2t, 2t + 1
 // (g = lane / 4, t = lane % 4). a(r, k): the tile's 16 rows of A by 8 k; b(k, c): B's 8 k by 8
 // columns.
-template <class FA, class FB>
+// kM8n8k4: sm_80's instruction on sm_90 too (sm80_fp64_m8n8k4: that path tested on Hopper).
+template <bool kM8n8k4, class FA, class FB>
 __device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&& b) {
 #if __CUDA_ARCH__ >= 900
-  // sm_90's m16n8k8: A a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4); B b0, b1 at
-  // (t, g), (t + 4, g). Hopper runs sm_80's m8n8k4 (below) at a fraction of this rate (session
-  // 58: 1.4× slower at n = 4096); k8 rather than k16 keeps fewer fragments live.
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-      "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a(g, t)), "d"(a(g + 8, t)), "d"(a(g, t + 4)), "d"(a(g + 8, t + 4)), "d"(b(t, g)),
-        "d"(b(t + 4, g)));
-#else
+  if constexpr (!kM8n8k4) {
+    // sm_90's m16n8k8: A a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4); B b0, b1 at
+    // (t, g), (t + 4, g). Hopper runs sm_80's m8n8k4 (below) at a fraction of this rate (session
+    // 58: 1.4× slower at n = 4096); k8 rather than k16 keeps fewer fragments live.
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a(g, t)), "d"(a(g + 8, t)), "d"(a(g, t + 4)), "d"(a(g + 8, t + 4)), "d"(b(t, g)),
+          "d"(b(t + 4, g)));
+    return;
+  }
+#endif
   // sm_80's m8n8k4, two k4 steps on each 8-row half: A (g, t), B (t, g), D (g, 2t + {0, 1}).
 #pragma unroll
   for (int k = 0; k < 8; k += 4) {
@@ -80,7 +84,6 @@ __device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&
                    : "+d"(d[2 * half]), "+d"(d[2 * half + 1])
                    : "d"(a(g + 8 * half, k + t)), "d"(bk));
   }
-#endif
 }
 
 // Whether element (r, c) of an operand is read: every element (dense), or its kept triangle.
@@ -105,8 +108,8 @@ __device__ __forceinline__ void zero_tile(double* C, int64_t ldc, int64_t n, int
 }
 
 // kVec: A's and B's rows are 16-byte aligned (bases, lds and batch strides), so the stages away
-// from a band's edges copy two doubles at a time.
-template <int kTileId, bool kVec>
+// from a band's edges copy two doubles at a time. kM8n8k4: mma_k8's.
+template <int kTileId, bool kVec, bool kM8n8k4>
 __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg.min_blocks)
     sm80_fp64_kernel(const Fp64Params q) {
   using S = Shape<kTileId>;
@@ -234,7 +237,7 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
             for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
               for (int ni = 0; ni < kNi; ++ni)
-                mma_k8(
+                mma_k8<kM8n8k4>(
                     acc[mi][ni], g, t,
                     [&](int r, int k) { return as[(wm + 16 * mi + r) * kLdA + ks + k]; },
                     [&](int k, int c) { return bs[(ks + k) * kLdB + wn + 8 * ni + c]; });
@@ -277,39 +280,48 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
     }
 }
 
-template <int kTileId, bool kVec>
+template <int kTileId, bool kVec, bool kM8n8k4>
 void launch_shape(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
   using S = Shape<kTileId>;
   constexpr int64_t kMaxGridY = 65535;
   const int64_t tiles = (p.n + S::kCfg.bm - 1) / S::kCfg.bm, units = tiles * tiles;
-  const int per_sm =
-      blocks_per_sm<sm80_fp64_kernel<kTileId, kVec>>(dev.ordinal, S::kThreads, S::kSmemBytes);
+  const int per_sm = blocks_per_sm<sm80_fp64_kernel<kTileId, kVec, kM8n8k4>>(
+      dev.ordinal, S::kThreads, S::kSmemBytes);
   const int64_t target = int64_t(per_sm) * std::max(1, dev.sms);  // blocks resident at once
   const int64_t y = std::min(p.batch, kMaxGridY);
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
-  sm80_fp64_kernel<kTileId, kVec><<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes,
-                                    stream>>>(
-      Fp64Params{p, dense});
+  sm80_fp64_kernel<kTileId, kVec, kM8n8k4>
+      <<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes, stream>>>(
+          Fp64Params{p, dense});
   TRIMM_CUDA_CHECK(cudaGetLastError());
 }
 
-template <int kTileId>
+template <int kTileId, bool kM8n8k4>
 void launch_tile(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
   if (rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
       rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch))
-    launch_shape<kTileId, true>(p, dense, dev, stream);
+    launch_shape<kTileId, true, kM8n8k4>(p, dense, dev, stream);
   else
-    launch_shape<kTileId, false>(p, dense, dev, stream);
+    launch_shape<kTileId, false, kM8n8k4>(p, dense, dev, stream);
+}
+
+template <bool kM8n8k4>
+void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+  if (dense && p.n >= config::kSm80Fp64LargeMinN)
+    launch_tile<config::kSm80Fp64Large, kM8n8k4>(p, dense, dev, stream);
+  else
+    launch_tile<config::kSm80Fp64Small, kM8n8k4>(p, dense, dev, stream);
 }
 
 }  // namespace
 
-void launch_sm80_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+void launch_sm80_fp64(const ProblemFp64& p, bool dense, bool m8n8k4, const DeviceInfo& dev,
+                      Stream stream) {
   if (p.n == 0 || p.batch == 0) return;
-  if (dense && p.n >= config::kSm80Fp64LargeMinN)
-    launch_tile<config::kSm80Fp64Large>(p, dense, dev, stream);
+  if (m8n8k4)
+    launch_mma<true>(p, dense, dev, stream);
   else
-    launch_tile<config::kSm80Fp64Small>(p, dense, dev, stream);
+    launch_mma<false>(p, dense, dev, stream);
 }
 
 }  // namespace trimm::kernels
