@@ -61,7 +61,11 @@ struct Shape {
 template <bool kM8n8k4, class FA, class FB>
 __device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&& b) {
 #if __CUDA_ARCH__ >= 900
-  if constexpr (!kM8n8k4) {
+  constexpr bool kSm90Shape = !kM8n8k4;
+#else
+  constexpr bool kSm90Shape = false;
+#endif
+  if constexpr (kSm90Shape) {
     // sm_90's m16n8k8: A a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4); B b0, b1 at
     // (t, g), (t + 4, g). Hopper runs sm_80's m8n8k4 (below) at a fraction of this rate (session
     // 58: 1.4× slower at n = 4096); k8 rather than k16 keeps fewer fragments live.
@@ -71,18 +75,18 @@ __device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&
         : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
         : "d"(a(g, t)), "d"(a(g + 8, t)), "d"(a(g, t + 4)), "d"(a(g + 8, t + 4)), "d"(b(t, g)),
           "d"(b(t + 4, g)));
-    return;
-  }
-#endif
-  // sm_80's m8n8k4, two k4 steps on each 8-row half: A (g, t), B (t, g), D (g, 2t + {0, 1}).
+  } else {
+    // sm_80's m8n8k4, two k4 steps on each 8-row half: A (g, t), B (t, g), D (g, 2t + {0, 1}).
 #pragma unroll
-  for (int k = 0; k < 8; k += 4) {
-    const double bk = b(k + t, g);
+    for (int k = 0; k < 8; k += 4) {
+      const double bk = b(k + t, g);
 #pragma unroll
-    for (int half = 0; half < 2; ++half)
-      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
-                   : "+d"(d[2 * half]), "+d"(d[2 * half + 1])
-                   : "d"(a(g + 8 * half, k + t)), "d"(bk));
+      for (int half = 0; half < 2; ++half)
+        asm volatile(
+            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+            : "+d"(d[2 * half]), "+d"(d[2 * half + 1])
+            : "d"(a(g + 8 * half, k + t)), "d"(bk));
+    }
   }
 }
 
