@@ -11,7 +11,7 @@
 #     float64; the Detect tests run with and without the workspace;
 #   bench/variants/s59_fp64_knobs.patch (variant only, never to land): TRIMM_X_GATED_MIN_N,
 #     TRIMM_X_TINY_MAX (a 32×32 tile up to that n), TRIMM_X_DET_LARGE_MIN.
-# The patches apply in sequence on main at 523f9fc (checked); session 59 compiled both trees
+# The patches apply in sequence on main at 3cd0721 (checked); session 59 compiled both trees
 # (no spills; the 16-bit scan's and the small kernels' machine code unchanged, by
 # scripts/sass_identity.py and a direct cubin compare for the renamed scan) and ran the CPU tests
 # (ctest -LE gpu: all pass), and a review found no correctness bug (its findings are fixed:
