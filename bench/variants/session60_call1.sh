@@ -1,5 +1,6 @@
-# Session 60, call 1 (~7 min; prepared in session 59, compiled there, never run: the device was
-# refused three times, then lent no more). Three patches on main, applied in this order:
+# Session 60, call 1 (~5 min; session60_call2.sh follows on the same build). Prepared in session
+# 59, compiled there, never run (the device refused four starts, then lent no more). Three patches
+# on main, applied in this order:
 #   bench/variants/s59_fp64_band_tc.patch: sm80_fp64's band-edge stages on the tensor cores
 #     (the operands' other triangles loaded as zeros; a tile whose sums come out NaN or Inf runs
 #     again with those stages in plain FMA), two-double copies on those stages too, Detect
@@ -10,14 +11,16 @@
 #     (1024, a guess for this call to settle); the PyTorch operator passes a flag word for
 #     float64; the Detect tests run with and without the workspace;
 #   bench/variants/s59_fp64_knobs.patch (variant only, never to land): TRIMM_X_GATED_MIN_N,
-#     TRIMM_X_TINY_MAX (a 32×32 tile up to that n), TRIMM_X_DET_LARGE_MIN.
+#     TRIMM_X_TINY_MAX (a 32×32 tile up to that n), TRIMM_X_DET_LARGE_MIN, TRIMM_X_TRI_LARGE_MIN
+#     (Triangular on 128×128); it builds sm_90a alone with spills warned, not errors (that tile
+#     spills 32 bytes).
 # The patches apply in sequence on main at 3cd0721 (checked); session 59 compiled both trees
 # (no spills; the 16-bit scan's and the small kernels' machine code unchanged, by
 # scripts/sass_identity.py and a direct cubin compare for the renamed scan) and ran the CPU tests
 # (ctest -LE gpu: all pass), and a review found no correctness bug (its findings are fixed:
 # no second pass for a flagged tile under the gate, one atomic a tile, tests for a dirty flag
 # word, -0.0 in the other triangles and the gate over a batch with shared operands).
-# Build here: a worktree at main with the first two patches (the candidate: trimm_cli, test_gpu),
+# Build here (~3 min each on 2 cores): a worktree at main with the first two patches (the candidate: trimm_cli, test_gpu),
 # another with all three (trimm_z, test_gpu_z); main's trimm as trimm_base; strip, pack into
 # build-carry/s60.tar.xz (dir s60) with a COMMIT file. Run `python3 scripts/gen_kernelbench.py`
 # in the candidate's tree before committing it.
@@ -40,9 +43,6 @@ echo "tests rc $?" >> $L
 echo "== test_gpu_z, TRIMM_X_GATED_MIN_N=0 (gated Detect at every n)" >> $L
 TRIMM_X_GATED_MIN_N=0 BOX=200 TRIMM_TEST_MAX_N=8320 scripts/gpu_shards.sh $B/test_gpu_z 16 '*Fp64*' >> $L 2>&1
 echo "tests rc $?" >> $L
-echo "== test_gpu_z, TRIMM_X_GATED_MIN_N=0 TRIMM_X_TINY_MAX=100000 (and 32x32 at every n)" >> $L
-TRIMM_X_GATED_MIN_N=0 TRIMM_X_TINY_MAX=100000 BOX=200 TRIMM_TEST_MAX_N=8320 scripts/gpu_shards.sh $B/test_gpu_z 16 '*Fp64*' >> $L 2>&1
-echo "tests rc $?" >> $L
 for tool in memcheck racecheck synccheck; do
   TRIMM_X_GATED_MIN_N=0 TRIMM_TEST_MAX_N=4096 timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 \
     $B/test_gpu_z --gtest_filter='Sizes/GpuFp64.*default_*_n129:Sizes/GpuFp64.TriangularOneNonFiniteValue/default_upper_n1000:Sizes/GpuFp64Batched.*default_upper_n130:Sizes/GpuFp64Batched.DetectGatedOverTheBatch/default_upper_n1' \
@@ -54,10 +54,8 @@ for b in trimm trimm_base trimm trimm_base; do
   timeout 60 $B/$b bench --dtype fp64 --structure both --sizes 256,512,1024,2048,4096,8192 >> $L 2>&1
   echo "bench rc $?" >> $L
 done
-echo "== trimm_z TRIMM_X_GATED_MIN_N=0" >> $L
-TRIMM_X_GATED_MIN_N=0 timeout 60 $B/trimm_z bench --dtype fp64 --structure detect --sizes 256,512,1024 >> $L 2>&1
-echo "== trimm_z TRIMM_X_TINY_MAX=2048" >> $L
-TRIMM_X_TINY_MAX=2048 timeout 60 $B/trimm_z bench --dtype fp64 --structure both --sizes 256,512,1024,2048 >> $L 2>&1
-echo "== trimm_z TRIMM_X_DET_LARGE_MIN=100000 (Detect on 64x64 everywhere; gated dense path unused)" >> $L
-TRIMM_X_DET_LARGE_MIN=100000 TRIMM_X_GATED_MIN_N=100000 timeout 60 $B/trimm_z bench --dtype fp64 --structure detect --sizes 2048,4096 >> $L 2>&1
+echo "== noisy inputs (Detect: the scan flags them, the dense launch runs): trimm, trimm_base" >> $L
+for b in trimm trimm_base; do
+  timeout 60 $B/$b bench --dtype fp64 --structure detect --noisy --sizes 1024,4096 >> $L 2>&1
+done
 cat $L
