@@ -20,10 +20,15 @@
 # (ctest -LE gpu: all pass), and a review found no correctness bug (its findings are fixed:
 # no second pass for a flagged tile under the gate, one atomic a tile, tests for a dirty flag
 # word, -0.0 in the other triangles and the gate over a batch with shared operands).
-# Build here (~3 min each on 2 cores): a worktree at main with the first two patches (the candidate: trimm_cli, test_gpu),
-# another with all three (trimm_z, test_gpu_z); main's trimm as trimm_base; strip, pack into
-# build-carry/s60.tar.xz (dir s60) with a COMMIT file. Run `python3 scripts/gen_kernelbench.py`
-# in the candidate's tree before committing it.
+# Build here (~3 min each on 2 cores; .deps/ from scripts/device-deps.sh):
+#   P=bench/variants; rm -rf /tmp/pk/s60
+#   scripts/build_variant.sh /tmp/pk/s60 "" HEAD $P/s59_fp64_band_tc.patch $P/s59_fp64_gated_detect.patch
+#   scripts/build_variant.sh /tmp/pk/s60 _z HEAD $P/s59_fp64_band_tc.patch \
+#     $P/s59_fp64_gated_detect.patch $P/s59_fp64_knobs.patch
+#   TARGETS=trimm_cli scripts/build_variant.sh /tmp/pk/s60 _base HEAD
+#   mkdir -p build-carry && XZ_OPT=-9e tar -C /tmp/pk -cJf build-carry/s60.tar.xz s60
+# Landing the candidate: apply the first two patches to main, `python3 scripts/gen_kernelbench.py`,
+# commit each with its numbers.
 # carry ["build-carry/s60.tar.xz", ".deps/openblas"]
 # Predicted (H100, against main's sm80_fp64 of session 59 call 1: Triangular 256 0.062 ms, 1024
 # 0.117, 2048 0.305, 4096 1.21; Detect 2.04 at 4096): Triangular 256 ~0.02, 1024 ~0.06, 2048
