@@ -14,7 +14,7 @@
 #     TRIMM_X_TINY_MAX (a 32×32 tile up to that n), TRIMM_X_DET_LARGE_MIN, TRIMM_X_TRI_LARGE_MIN
 #     (Triangular on 128×128); it builds sm_90a alone with spills warned, not errors (that tile
 #     spills 32 bytes).
-# The patches apply in sequence on main at 3cd0721 (checked); session 59 compiled both trees
+# The patches apply in sequence on main at 3cd0721 and ee3aad8 (checked); session 59 compiled both trees
 # (no spills; the 16-bit scan's and the small kernels' machine code unchanged, by
 # scripts/sass_identity.py and a direct cubin compare for the renamed scan) and ran the CPU tests
 # (ctest -LE gpu: all pass), and a review found no correctness bug (its findings are fixed:
