@@ -48,12 +48,12 @@ bench options:
   --normal           N(0, 1) values in the triangles instead of uniform [0, 1): signs, sums that
                      cancel (torch.randn-style) (GPU)
   --dtype T          fp32 (default), bf16, fp16 or fp64. bf16, fp16: A, B and C in that type,
-                     the triangles' values rounded to it; rows for trimm and for cuBLAS GemmEx in that type
-                     (fp32 compute) + triu, both against the fp64 product of the 16-bit inputs;
-                     max_viol uses torch.testing's tolerances for the type; the bench fails
-                     when trimm's rel_err exceeds twice cuBLAS's (GPU). fp64: the inputs
-                     widened exactly, trimm's fp64 kernel (per --structure) against cuBLAS DGEMM
-                     + triu, max_viol at float64's tolerances (1e-7) (GPU)
+                     the triangles' values rounded to it; rows for trimm and for cuBLAS
+                     GemmEx in that type (fp32 compute) + triu, both against the fp64 product
+                     of the 16-bit inputs; max_viol uses torch.testing's tolerances for the
+                     type; the bench fails when trimm's rel_err exceeds twice cuBLAS's (GPU).
+                     fp64: the inputs widened exactly, trimm's fp64 kernel (per --structure)
+                     against cuBLAS DGEMM + triu, max_viol at float64's tolerances (1e-7) (GPU)
   --batch B          with --dtype bf16|fp16: B copies of each problem in one strided-batched call
                      (trimm and GemmStridedBatchedEx + triu; trimm's first and last entries
                      are checked) (GPU)
