@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/test_util.hpp"
@@ -85,6 +86,22 @@ class GpuFp64 : public ::testing::TestWithParam<Param>, public Seeded {
     return o;
   }
 
+  // Triangular on n×n operands holding NaN or Inf: NaN and Inf exactly where reference_trtrmm
+  // has them, every other element exactly (integer-valued inputs).
+  void check_nonfinite(const std::vector<double>& A, const std::vector<double>& B) {
+    const Fill fill = std::get<1>(GetParam());
+    const int64_t n = std::get<2>(GetParam());
+    std::vector<double> C0(static_cast<size_t>(n * n));
+    test::poison(C0);
+    DeviceBuffer<double> dA(A), dB(B), dC(C0);
+    trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, options());
+    TEST_CUDA(cudaGetLastError());
+    const auto C = dC.download();
+    std::vector<double> ref(static_cast<size_t>(n * n));
+    cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
+    EXPECT_TRUE(test::matches_dense(fill, n, C.data(), n, ref, true));
+  }
+
   // Triangular: inputs whose other triangle and padding are NaN, against reference_trtrmm.
   void check_triangular(const Layout& s, bool integers) {
     const Fill fill = std::get<1>(GetParam());
@@ -149,15 +166,24 @@ TEST_P(GpuFp64, TriangularNonFiniteOnlyInTheBand) {
     B[d * n + j] = -inf;
     if (d % 3 == 0) A[d * n + j] = test::kNaN<double>;
   }
-  std::vector<double> C0(static_cast<size_t>(n * n));
-  test::poison(C0);
-  DeviceBuffer<double> dA(A), dB(B), dC(C0);
-  trtrmm(fill, n, dA.get(), n, dB.get(), n, dC.get(), n, nullptr, options());
-  TEST_CUDA(cudaGetLastError());
-  const auto C = dC.download();
-  std::vector<double> ref(static_cast<size_t>(n * n));
-  cpu::reference_trtrmm(fill, n, A.data(), n, B.data(), n, ref.data(), n);
-  EXPECT_TRUE(test::matches_dense(fill, n, C.data(), n, ref, true));
+  check_nonfinite(A, B);
+}
+
+// One NaN or Inf at a random place in A's or B's triangle: the tiles whose sums it reaches (or
+// whose zeros it meets on sm80_fp64's tensor cores) run the band edges again in plain FMA, the
+// others not; both must give the band's sums.
+TEST_P(GpuFp64, TriangularOneNonFiniteValue) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n] = GetParam();
+  auto A = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+  auto B = test::make_triangular<double>(fill, n, n, test::integers(rng_));
+  std::uniform_int_distribution<int64_t> pick(0, n - 1);
+  int64_t i = pick(rng_), j = pick(rng_);
+  if (!test::in_triangle(fill, i, j)) std::swap(i, j);
+  const double inf = std::numeric_limits<double>::infinity();
+  const double values[] = {inf, -inf, test::kNaN<double>};
+  (rng_() % 2 ? A : B)[i * n + j] = values[rng_() % 3];
+  check_nonfinite(A, B);
 }
 
 // Structure::Detect: the dense product's triangle (every k of A and B as they are) against

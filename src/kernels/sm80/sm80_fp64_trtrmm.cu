@@ -7,15 +7,18 @@
 //
 // Semantics are simt_fp64's (include/trimm/cuda.hpp): Triangular sums each element's band only,
 // its operands' other triangles never loaded; Detect sums every k of A and B as they are.
-// Stages that straddle a band's edges sum with a per-element band test in plain FMA (so Inf
-// inside a triangle reaches only the elements whose band holds it); the others on the tensor
-// cores. Tiles outside C's triangle are written with zeros and load nothing.
+// Every stage runs on the tensor cores, those that straddle a band's edges with the operands'
+// other triangles loaded as zeros. Where that leaves one of a tile's sums NaN or Inf (a 0·Inf
+// term, or a legitimate Inf), the tile runs again with those stages in plain FMA under a
+// per-element band test, so Inf inside a triangle reaches only the elements whose band holds it.
+// Tiles outside C's triangle are written with zeros and load nothing.
 //
 // Each block strides over its problem's tiles ordered by band length, longest first (diagonal by
 // diagonal), then the zero tiles; the batch is on grid y. Two tiles of the table
 // (config::kSm80Fp64Tiles): 128×128 for Detect at large n, 64×64 otherwise.
-// The loaders' loops stay rolled: unrolled, ptxas keeps every copy's address live (220 and 255
-// registers with spills, against 160 and 252).
+// The loaders' loops stay rolled: unrolled, ptxas kept every copy's address live (session 58:
+// 220 and 255 registers with spills, against 160 and 252). Now 168 (Triangular), 144 (Detect)
+// and 242 (Detect on 128×128) on sm_90a.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -95,11 +98,6 @@ __device__ __forceinline__ bool kept(bool dense, bool upper, int64_t r, int64_t 
   return dense || (upper ? c >= r : c <= r);
 }
 
-struct Fp64Params {
-  MatrixProblem<double> p;
-  bool dense;  // Structure::Detect: every k of A and B as they are
-};
-
 // A tile wholly outside C's triangle: zeros, nothing loaded.
 template <int kTileId>
 __device__ __forceinline__ void zero_tile(double* C, int64_t ldc, int64_t n, int64_t i0,
@@ -111,11 +109,12 @@ __device__ __forceinline__ void zero_tile(double* C, int64_t ldc, int64_t n, int
   }
 }
 
-// kVec: A's and B's rows are 16-byte aligned (bases, lds and batch strides), so the stages away
-// from a band's edges copy two doubles at a time. kM8n8k4: mma_k8's.
-template <int kTileId, bool kVec, bool kM8n8k4>
+// kDense: Structure::Detect, every k of A and B as they are. kVec: A's and B's rows are 16-byte
+// aligned (bases, lds and batch strides), so every stage copies two doubles at a time (one where
+// a pair straddles a triangle's edge, n or kend). kM8n8k4: mma_k8's.
+template <int kTileId, bool kDense, bool kVec, bool kM8n8k4>
 __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg.min_blocks)
-    sm80_fp64_kernel(const Fp64Params q) {
+    sm80_fp64_kernel(const ProblemFp64 p) {
   using S = Shape<kTileId>;
   constexpr config::MmaTile kCfg = S::kCfg;
   constexpr int kThreads = S::kThreads, kMi = S::kMi, kNi = S::kNi, kLdA = S::kLdA, kLdB = S::kLdB,
@@ -123,8 +122,8 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
   extern __shared__ __align__(16) double smem[];
   double* const As = smem;                          // [stages][bm][kLdA]
   double* const Bs = smem + kCfg.stages * kStageA;  // [stages][bk][kLdB]
-  const MatrixProblem<double>& p = q.p;
-  const bool upper = p.fill == Fill::Upper, dense = q.dense;
+  const bool upper = p.fill == Fill::Upper;
+  constexpr bool dense = kDense;
   const int64_t n = p.n, tiles = (n + kCfg.bm - 1) / kCfg.bm;
   const int64_t units = tiles * tiles;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
@@ -151,20 +150,21 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
       // One commit group a stage, into `slot`: elements outside the kept triangles, past n or
       // past kend become zeros without a read; past kend, an empty group (the ring's count).
       // Whether stage k0 straddles a band's edge: unless every k of it lies in every element's
-      // band (upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror), its sums need
-      // the per-element band test, and its copies the triangle test.
+      // band (upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror), its copies need
+      // the triangle test, and its sums, in the exact pass, the per-element band test.
       const auto band_edge = [&](int64_t k0) {
         return !dense && !(k0 >= lo + kCfg.bm - 1 && k0 + kCfg.bk - 1 <= hi);
       };
-      // Two doubles from row-major `src` at (r, c): the first `in` of them (0, 1 or 2), zeros
-      // for the rest. A 16-byte copy only when both are read: compute-sanitizer counts all 16
-      // bytes of a copy as read whatever its source size, and the pair may end the allocation.
-      const auto copy_pair = [&](double* dst, const double* base, const double* src, int64_t in) {
-        if (in >= 2) {
+      // Two doubles from row-major `src` at (r, c), each read where its flag says so, else a
+      // zero. A 16-byte copy only when both are read: compute-sanitizer counts all 16 bytes of a
+      // copy as read whatever its source size, and the pair may end the allocation.
+      const auto copy_pair = [&](double* dst, const double* base, const double* src, bool in0,
+                                 bool in1) {
+        if (in0 && in1) {
           cp_async::copy16(dst, src, 16);
         } else {
-          cp_async::copy8(dst, in == 1 ? src : base, in == 1 ? 8 : 0);
-          cp_async::copy8(dst + 1, base, 0);
+          cp_async::copy8(dst, in0 ? src : base, in0 ? 8 : 0);
+          cp_async::copy8(dst + 1, in1 ? src + 1 : base, in1 ? 8 : 0);
         }
       };
       auto load = [&](int64_t k0, int slot) {
@@ -174,40 +174,53 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         }
         double* const as = As + slot * kStageA;
         double* const bs = Bs + slot * kStageB;
-        if (kVec && !band_edge(k0)) {
-          // Every element kept: only n and kend bound the copies (a pair's prefix).
+        if constexpr (kVec) {
+          // Two doubles a copy. Away from a band's edge every element is kept, and only n and
+          // kend bound the copies; on an edge each element also takes the triangle test, in tile
+          // coordinates (da, db: k0's offsets from the tile's first row and column, < n, so 32
+          // bits).
+          const bool edge = band_edge(k0);
+          const int da = int(k0 - i0), db = int(k0 - j0);
 #pragma unroll 1
           for (int l = 0; l < kCfg.bm * kCfg.bk / 2 / kThreads; ++l) {
             const int e = int(threadIdx.x) + l * kThreads, r = e / (kCfg.bk / 2),
                       kk = 2 * (e % (kCfg.bk / 2));
             const int64_t gi = i0 + r, gk = k0 + kk;
+            // A's triangle in tile coordinates: k − i = kk + da − r.
+            const int d = kk + da - r;
+            const bool in = gi < n;
             copy_pair(as + r * kLdA + kk, A, A + gi * p.lda + gk,
-                      gi < n ? std::min<int64_t>(2, kend - gk) : 0);
+                      in && gk < kend && (!edge || (upper ? d >= 0 : d <= 0)),
+                      in && gk + 1 < kend && (!edge || (upper ? d >= -1 : d <= -1)));
           }
 #pragma unroll 1
           for (int l = 0; l < kCfg.bk * kCfg.bn / 2 / kThreads; ++l) {
             const int e = int(threadIdx.x) + l * kThreads, kk = e / (kCfg.bn / 2),
                       c = 2 * (e % (kCfg.bn / 2));
             const int64_t gk = k0 + kk, gj = j0 + c;
+            // B's triangle in tile coordinates: j − k = c − kk − db.
+            const int d = c - kk - db;
+            const bool in = gk < kend;
             copy_pair(bs + kk * kLdB + c, B, B + gk * p.ldb + gj,
-                      gk < kend ? std::min<int64_t>(2, n - gj) : 0);
+                      in && gj < n && (!edge || (upper ? d >= 0 : d <= 0)),
+                      in && gj + 1 < n && (!edge || (upper ? d >= -1 : d <= -1)));
           }
-          cp_async::commit();
-          return;
-        }
+        } else {
+          // Rows not 16-byte aligned: one double a copy, each under the triangle test.
 #pragma unroll 1
-        for (int l = 0; l < kCfg.bm * kCfg.bk / kThreads; ++l) {
-          const int e = int(threadIdx.x) + l * kThreads, r = e / kCfg.bk, kk = e % kCfg.bk;
-          const int64_t gi = i0 + r, gk = k0 + kk;
-          const bool in = gi < n && gk < kend && kept(dense, upper, gi, gk);
-          cp_async::copy8(as + r * kLdA + kk, in ? A + gi * p.lda + gk : A, in ? 8 : 0);
-        }
+          for (int l = 0; l < kCfg.bm * kCfg.bk / kThreads; ++l) {
+            const int e = int(threadIdx.x) + l * kThreads, r = e / kCfg.bk, kk = e % kCfg.bk;
+            const int64_t gi = i0 + r, gk = k0 + kk;
+            const bool in = gi < n && gk < kend && kept(dense, upper, gi, gk);
+            cp_async::copy8(as + r * kLdA + kk, in ? A + gi * p.lda + gk : A, in ? 8 : 0);
+          }
 #pragma unroll 1
-        for (int l = 0; l < kCfg.bk * kCfg.bn / kThreads; ++l) {
-          const int e = int(threadIdx.x) + l * kThreads, kk = e / kCfg.bn, c = e % kCfg.bn;
-          const int64_t gk = k0 + kk, gj = j0 + c;
-          const bool in = gj < n && gk < kend && kept(dense, upper, gk, gj);
-          cp_async::copy8(bs + kk * kLdB + c, in ? B + gk * p.ldb + gj : B, in ? 8 : 0);
+          for (int l = 0; l < kCfg.bk * kCfg.bn / kThreads; ++l) {
+            const int e = int(threadIdx.x) + l * kThreads, kk = e / kCfg.bn, c = e % kCfg.bn;
+            const int64_t gk = k0 + kk, gj = j0 + c;
+            const bool in = gj < n && gk < kend && kept(dense, upper, gk, gj);
+            cp_async::copy8(bs + kk * kLdB + c, in ? B + gk * p.ldb + gj : B, in ? 8 : 0);
+          }
         }
         cp_async::commit();
       };
@@ -216,55 +229,77 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
       double acc[kMi][kNi][4];
       const auto row = [&](int mi, int h) { return wm + 16 * mi + g + 8 * (h / 2); };
       const auto col = [&](int ni, int h) { return wn + 8 * ni + 2 * t + h % 2; };
+      // First every stage on the tensor cores, the band edges' stages with their operands'
+      // other triangles as zeros: the band's sum exactly, unless a term was 0·Inf or 0·NaN. Such
+      // a term leaves its element's sum not finite, so where one of the tile's sums is not finite
+      // (those past n or below C's diagonal too: testing them costs fewer registers, and their
+      // terms are all finite where the operands are), the tile runs again (`exact`) with the band
+      // edges in plain FMA, each element's band alone. Only NaN, Inf or a sum that overflows
+      // brings a tile to the second pass.
+      for (bool exact = false;; exact = true) {
 #pragma unroll
-      for (int mi = 0; mi < kMi; ++mi)
+        for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < kNi; ++ni)
+          for (int ni = 0; ni < kNi; ++ni)
 #pragma unroll
-          for (int h = 0; h < 4; ++h) acc[mi][ni][h] = 0.0;
+            for (int h = 0; h < 4; ++h) acc[mi][ni][h] = 0.0;
 
 #pragma unroll
-      for (int s = 0; s < kCfg.stages - 1; ++s) load(kbeg + s * kCfg.bk, s);
-      int slot = 0;
-      for (int64_t k0 = kbeg; k0 < kend; k0 += kCfg.bk, slot = (slot + 1) % kCfg.stages) {
-        cp_async::wait<kCfg.stages - 2>();
-        // Stage k0 visible to all, and every warp done with the slot the next copies overwrite
-        // (the one read in the previous iteration).
-        __syncthreads();
-        load(k0 + (kCfg.stages - 1) * kCfg.bk, (slot + kCfg.stages - 1) % kCfg.stages);
-        const double* const as = As + slot * kStageA;
-        const double* const bs = Bs + slot * kStageB;
-        if (!band_edge(k0)) {
+        for (int s = 0; s < kCfg.stages - 1; ++s) load(kbeg + s * kCfg.bk, s);
+        int slot = 0;
+        for (int64_t k0 = kbeg; k0 < kend; k0 += kCfg.bk, slot = (slot + 1) % kCfg.stages) {
+          cp_async::wait<kCfg.stages - 2>();
+          // Stage k0 visible to all, and every warp done with the slot the next copies overwrite
+          // (the one read in the previous iteration).
+          __syncthreads();
+          load(k0 + (kCfg.stages - 1) * kCfg.bk, (slot + kCfg.stages - 1) % kCfg.stages);
+          const double* const as = As + slot * kStageA;
+          const double* const bs = Bs + slot * kStageB;
+          if (!exact || !band_edge(k0)) {
 #pragma unroll
-          for (int ks = 0; ks < kCfg.bk; ks += 8)
+            for (int ks = 0; ks < kCfg.bk; ks += 8)
 #pragma unroll
-            for (int mi = 0; mi < kMi; ++mi)
+              for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
-              for (int ni = 0; ni < kNi; ++ni)
-                mma_k8<kM8n8k4>(
-                    acc[mi][ni], g, t,
-                    [&](int r, int k) { return as[(wm + 16 * mi + r) * kLdA + ks + k]; },
-                    [&](int k, int c) { return bs[(ks + k) * kLdB + wn + 8 * ni + c]; });
-        } else {
-          // Plain FMA on this thread's own accumulators, k by k, in tile coordinates: k's
-          // offsets from the tile's first row and column (< n, so 32 bits).
-          const int ki0 = int(k0 - i0), kj0 = int(k0 - j0);
+                for (int ni = 0; ni < kNi; ++ni)
+                  mma_k8<kM8n8k4>(
+                      acc[mi][ni], g, t,
+                      [&](int r, int k) { return as[(wm + 16 * mi + r) * kLdA + ks + k]; },
+                      [&](int k, int c) { return bs[(ks + k) * kLdB + wn + 8 * ni + c]; });
+          } else {
+            // Plain FMA on this thread's own accumulators, k by k, in tile coordinates: k's
+            // offsets from the tile's first row and column (< n, so 32 bits).
+            const int ki0 = int(k0 - i0), kj0 = int(k0 - j0);
 #pragma unroll 1
-          for (int kk = 0; kk < kCfg.bk; ++kk) {
-            const int ki = ki0 + kk, kj = kj0 + kk;
+            for (int kk = 0; kk < kCfg.bk; ++kk) {
+              const int ki = ki0 + kk, kj = kj0 + kk;
 #pragma unroll
-            for (int mi = 0; mi < kMi; ++mi)
+              for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
-              for (int ni = 0; ni < kNi; ++ni)
+                for (int ni = 0; ni < kNi; ++ni)
 #pragma unroll
-                for (int h = 0; h < 4; ++h) {
-                  const int r = row(mi, h), c = col(ni, h);
-                  const bool in_band = upper ? (r <= ki && kj <= c) : (c <= kj && ki <= r);
-                  if (in_band)
-                    acc[mi][ni][h] = __fma_rn(as[r * kLdA + kk], bs[kk * kLdB + c], acc[mi][ni][h]);
-                }
+                  for (int h = 0; h < 4; ++h) {
+                    const int r = row(mi, h), c = col(ni, h);
+                    const bool in_band = upper ? (r <= ki && kj <= c) : (c <= kj && ki <= r);
+                    if (in_band)
+                      acc[mi][ni][h] =
+                          __fma_rn(as[r * kLdA + kk], bs[kk * kLdB + c], acc[mi][ni][h]);
+                  }
+            }
           }
         }
+        // The next pass's or unit's first copies overwrite slots that slow warps may still be
+        // reading, and the ring's trailing empty groups must not count for its stages.
+        cp_async::wait<0>();
+        bool redo = false;
+        if (!exact && !dense)
+#pragma unroll
+          for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < kNi; ++ni)
+#pragma unroll
+              for (int h = 0; h < 4; ++h) redo |= !isfinite(acc[mi][ni][h]);
+        if (!__syncthreads_or(redo)) break;
       }
       // C's other triangle inside the tile: triu's zeros, not 0·sum (NaN stays out).
 #pragma unroll
@@ -277,44 +312,41 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
             if (i >= n || j >= n) continue;
             C[i * p.ldc + j] = (upper ? i > j : i < j) ? 0.0 : acc[mi][ni][h];
           }
-      // The next unit's first copies overwrite slots that slow warps may still be reading, and
-      // the ring's trailing empty groups must not count for its stages.
-      cp_async::wait<0>();
-      __syncthreads();
     }
 }
 
-template <int kTileId, bool kVec, bool kM8n8k4>
-void launch_shape(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+template <int kTileId, bool kDense, bool kVec, bool kM8n8k4>
+void launch_shape(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
   using S = Shape<kTileId>;
   constexpr int64_t kMaxGridY = 65535;
   const int64_t tiles = (p.n + S::kCfg.bm - 1) / S::kCfg.bm, units = tiles * tiles;
-  const int per_sm = blocks_per_sm<sm80_fp64_kernel<kTileId, kVec, kM8n8k4>>(
+  const int per_sm = blocks_per_sm<sm80_fp64_kernel<kTileId, kDense, kVec, kM8n8k4>>(
       dev.ordinal, S::kThreads, S::kSmemBytes);
   const int64_t target = int64_t(per_sm) * std::max(1, dev.sms);  // blocks resident at once
   const int64_t y = std::min(p.batch, kMaxGridY);
   const int64_t x = std::max<int64_t>(1, std::min(units, (target + y - 1) / y));
-  sm80_fp64_kernel<kTileId, kVec, kM8n8k4>
-      <<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes, stream>>>(
-          Fp64Params{p, dense});
+  sm80_fp64_kernel<kTileId, kDense, kVec, kM8n8k4>
+      <<<dim3(unsigned(x), unsigned(y)), S::kThreads, S::kSmemBytes, stream>>>(p);
   TRIMM_CUDA_CHECK(cudaGetLastError());
 }
 
-template <int kTileId, bool kM8n8k4>
-void launch_tile(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
+template <int kTileId, bool kDense, bool kM8n8k4>
+void launch_tile(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
   if (rows_16b_aligned(p.A, p.lda, p.stride_a, p.batch) &&
       rows_16b_aligned(p.B, p.ldb, p.stride_b, p.batch))
-    launch_shape<kTileId, true, kM8n8k4>(p, dense, dev, stream);
+    launch_shape<kTileId, kDense, true, kM8n8k4>(p, dev, stream);
   else
-    launch_shape<kTileId, false, kM8n8k4>(p, dense, dev, stream);
+    launch_shape<kTileId, kDense, false, kM8n8k4>(p, dev, stream);
 }
 
 template <bool kM8n8k4>
 void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
-  if (dense && p.n >= config::kSm80Fp64LargeMinN)
-    launch_tile<config::kSm80Fp64Large, kM8n8k4>(p, dense, dev, stream);
+  if (!dense)
+    launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
+  else if (p.n >= config::kSm80Fp64LargeMinN)
+    launch_tile<config::kSm80Fp64Large, true, kM8n8k4>(p, dev, stream);
   else
-    launch_tile<config::kSm80Fp64Small, kM8n8k4>(p, dense, dev, stream);
+    launch_tile<config::kSm80Fp64Small, true, kM8n8k4>(p, dev, stream);
 }
 
 }  // namespace
