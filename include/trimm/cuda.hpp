@@ -45,7 +45,8 @@ void trtrmm_strided_batched(Fill fill, int64_t n, const float* A, int64_t lda, i
 // (dispatch's own choices need none; given sm90_fp16x3's or sm90_fp16x1's bytes, dispatch uses
 // them where those kernels are faster: Options::workspace). Host only: no device is queried.
 // Throws InvalidArgument for an unknown options.kernel, a negative n or batch, n past
-// 2147483647 (as the calls), or a workspace of 2^62 bytes or more. The workspace
+// 2147483647 (as the calls), or a workspace of 2^62 bytes or more. For double operands (the
+// fp64 kernels' names, or ''): 4 bytes with Structure::Detect, else 0. The workspace
 // must not overlap A, B or C (the calls refuse it by name), and calls that may run at the same
 // time need their own.
 size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& options = {});
@@ -55,10 +56,14 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch = 1, const Options& optio
 // shared-memory-tiled product, the yardstick); "sm80_fp64_m8n8k4" runs sm80_fp64 with sm_80's
 // instruction on any GPU (to test that path on sm_90); options.kernel may be '' or a name,
 // options.precision Auto or Ieee. Structure::Triangular sums each element's band only (the other
-// triangles of A and B are never read); Structure::Detect sums every k of A and B as they are,
-// the dense product's semantics (noise, NaN, Inf), with no detection pass: options.workspace is
-// not used. Cost: about n³/6 multiply-adds per product for Triangular, n³/2 for Detect (C's
-// triangle, every k).
+// triangles of A and B are never read); Structure::Detect gives the dense product's triangle
+// (noise, NaN, Inf as A·B has them). Detect needs no workspace: without one it sums every k of A
+// and B as they are. With one (4 bytes, 4-byte aligned, disjoint from A, B and C: the flag word,
+// as for float) sm80_fp64, past small n, first reads A's and B's other triangles, then sums the
+// band alone where those hold only zeros and the band's sums are finite, every k otherwise (no host
+// sync: both launches are gated on the flags on the device). Cost: about n³/6 multiply-adds per
+// product for Triangular (and for Detect with a workspace on triangular, finite inputs, plus a read
+// of half of A and B), n³/2 for Detect otherwise (C's triangle, every k).
 void trtrmm(Fill fill, int64_t n, const double* A, int64_t lda, const double* B, int64_t ldb,
             double* C, int64_t ldc, Stream stream = nullptr, const Options& options = {});
 void trtrmm_strided_batched(Fill fill, int64_t n, const double* A, int64_t lda, int64_t stride_a,

@@ -7,8 +7,9 @@
 // computed in float32 and rounded once. CUDA tensors (when built with CUDA) go through
 // trimm::trtrmm_strided_batched with Structure::Detect on the current stream: float32 with rows
 // copied to 16-byte-aligned padded buffers where they are not so already (the TMA kernels need
-// it); float16/bfloat16 through the 16-bit overloads and float64 through the fp64 one (plain
-// fp64, every k), both on the operands' own strides.
+// it); float16/bfloat16 through the 16-bit overloads and float64 through the fp64 one (with
+// Detect's flag word: the band alone where the inputs are triangular and finite), both on the
+// operands' own strides.
 //
 // The backward (dA = M(grad)·Bᵀ, dB = Aᵀ·M(grad)) runs trimm::cpu::trtrmm_backward on CPU tensors
 // and trimm::trtrmm_backward_strided_batched (trimm's own tiled CUDA kernel) on CUDA tensors:
@@ -235,15 +236,19 @@ trimm::Stream current_stream() {
   return reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream());
 }
 
-// float64: the fp64 kernel on the operands' own strides (no alignment needed), every k.
+// float64: the fp64 kernel on the operands' own strides (no alignment needed), with Detect's
+// flag word: the band alone where A and B are triangular and finite, else every k.
 at::Tensor product_cuda_fp64(const at::Tensor& A, const at::Tensor& B,
                              const std::vector<int64_t>& shape, trimm::Fill fill) {
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
   const at::Tensor a = as_batched_rows(A, shape), b = as_batched_rows(B, shape);
+  at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));
   trimm::Options o;
-  o.structure = trimm::Structure::Detect;  // the dense product's semantics; no workspace in fp64
+  o.structure = trimm::Structure::Detect;  // the dense product's semantics
+  o.workspace = work.data_ptr();
+  o.workspace_bytes = sizeof(int32_t);
   trimm::trtrmm_strided_batched(fill, n, a.data_ptr<double>(), row_stride(a), a.stride(0),
                                 b.data_ptr<double>(), row_stride(b), b.stride(0),
                                 out.data_ptr<double>(), n, n * n, a.size(0), current_stream(), o);

@@ -64,6 +64,9 @@ inline constexpr MmaTile kSm80Fp64Tiles[] = {
     {128, 128, 16, 2, 4, 1, 4},
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
+// Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
+// launch alone: src/cuda/api.cpp's run_fp64).
+inline constexpr int64_t kSm80Fp64GatedMinN = 1024;
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).

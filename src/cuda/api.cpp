@@ -6,10 +6,11 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <string>
 #include <mutex>
+#include <string>
 
 #include "common/validate.hpp"
+#include "config/tile_config.hpp"
 #include "cuda/check.hpp"
 #include "cuda/dispatch.hpp"
 #include "kernels/launch.hpp"
@@ -191,25 +192,44 @@ const char* fp64_kernel(const char* api, const Options& options) {
 }
 
 // fp64: sm80_fp64 (the fp64 tensor cores; every GPU trimm builds for has them), or simt_fp64
-// (plain fp64 FMA, the yardstick) by name. Structure::Detect needs no detection pass and no
-// workspace: the kernel sums every k of the operands as they are, which is the dense product's
-// semantics on any input (there is no error-compensated split in fp64 that Inf could break).
+// (plain fp64 FMA, the yardstick) by name. Structure::Detect needs no workspace: without one, the
+// kernel sums every k of the operands as they are, which is the dense product's semantics on any
+// input (there is no error-compensated split in fp64 that Inf could break). With one (its flag
+// word, as for float), sm80_fp64 runs the band alone where the inputs allow it, no host sync: a
+// scan of A's and B's other triangles sets the flags; the band launch runs where they hold only
+// zeros, and flags a stored sum that is not finite (every NaN or Inf of the triangles reaches
+// one); the dense launch, over every k, runs where anything was flagged. Both gated launches'
+// blocks return at once where they do not apply. Below config::kSm80Fp64GatedMinN the dense
+// launch alone is faster (three launches' fixed costs against a small product).
 void run_fp64(const char* api, Fill fill, int64_t n, const double* A, int64_t lda,
               int64_t stride_a, const double* B, int64_t ldb, int64_t stride_b, double* C,
               int64_t ldc, int64_t stride_c, int64_t batch, Stream stream,
               const Options& options) {
-  detail::validate({api, fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch,
-                    sizeof(double)});
+  const detail::BatchedArgs args{api, fill,     n, A,   lda,      stride_a, B,
+                                 ldb, stride_b, C, ldc, stride_c, batch,    sizeof(double)};
+  detail::validate(args);
   detail::validate_fp64_options(api, options);
   const char* const kernel = fp64_kernel(api, options);
-  if (n == 0 || batch == 0) return;
-  const kernels::ProblemFp64 p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c,
-                               batch};
   const bool dense = options.structure == Structure::Detect;
-  if (kernel == kFp64Yardstick)
-    kernels::launch_simt_fp64(p, dense, current_device(), stream);
-  else
-    kernels::launch_sm80_fp64(p, dense, kernel == kFp64M8n8k4, current_device(), stream);
+  kernels::ProblemFp64 p{fill, n, A, lda, stride_a, B, ldb, stride_b, C, ldc, stride_c, batch};
+  if (dense && options.workspace != nullptr) {
+    detail::validate_workspace(args, options.workspace, options.workspace_bytes);
+    p.gate = detect_flags(api, options);
+  }
+  if (n == 0 || batch == 0) return;
+  const kernels::DeviceInfo& dev = current_device();
+  if (kernel == kFp64Yardstick) return kernels::launch_simt_fp64(p, dense, dev, stream);
+  const bool m8n8k4 = kernel == kFp64M8n8k4;
+  if (p.gate == nullptr || n < config::kSm80Fp64GatedMinN) {
+    p.gate = nullptr;
+    return kernels::launch_sm80_fp64(p, dense, m8n8k4, dev, stream);
+  }
+  p.epoch = detect_epoch(p.gate, stream);
+  kernels::launch_scan_fp64(p, dev, stream);
+  p.path = kernels::Path::Structured;
+  kernels::launch_sm80_fp64(p, /*dense=*/false, m8n8k4, dev, stream);
+  p.path = kernels::Path::AnyFlag;
+  kernels::launch_sm80_fp64(p, /*dense=*/true, m8n8k4, dev, stream);
 }
 
 template <typename T>
@@ -440,11 +460,16 @@ size_t trtrmm_workspace_bytes(int64_t n, int64_t batch, const Options& options) 
   if (batch < 0)
     throw InvalidArgument("trtrmm_workspace_bytes: batch = " + std::to_string(batch) +
                           ", expected batch >= 0");
+  // The fp64 kernels have no table entry and no data of their own: Detect's flag word at most.
+  const bool fp64 = options.kernel == kFp64Kernel || options.kernel == kFp64Yardstick ||
+                    options.kernel == kFp64M8n8k4;
   const dispatch::KernelEntry* e =
-      options.kernel.empty() ? nullptr : dispatch::find(options.kernel);
-  if (!options.kernel.empty() && e == nullptr)
+      options.kernel.empty() || fp64 ? nullptr : dispatch::find(options.kernel);
+  if (!options.kernel.empty() && !fp64 && e == nullptr)
     throw InvalidArgument("trtrmm_workspace_bytes: kernel = '" + options.kernel +
-                          "', expected '' or a kernel of the table (trimm kernels)");
+                          "', expected '', a kernel of the table (trimm kernels) or an fp64 "
+                          "kernel (" +
+                          kFp64Kernel + ", " + kFp64Yardstick + ", " + kFp64M8n8k4 + ")");
   const size_t data = e == nullptr || e->workspace == nullptr ? 0 : e->workspace(n, batch);
   if (data == SIZE_MAX)
     throw InvalidArgument("trtrmm_workspace_bytes: n = " + std::to_string(n) + " and batch = " +

@@ -159,12 +159,19 @@ void launch_naive_fp32(const Problem& p, const DeviceInfo& dev, Stream stream);
 
 // trtrmm on double operands (no kernel table: sm80_fp64 on the fp64 tensor cores, the default,
 // or simt_fp64, kernels/simt/tiled_product.cuh's plain tiled product in fp64 FMA, by name).
-using ProblemFp64 = MatrixProblem<double>;
+using ProblemFp64 = GatedProblem<double>;
 // dense: C = M(A·B) over every k (Structure::Detect's semantics); else over the band only.
 // m8n8k4: sm_80's instruction on any GPU (the "sm80_fp64_m8n8k4" name: that path tested on sm_90).
+// Gated (p.gate, Structure::Detect after launch_scan_fp64): the band launch (path Structured)
+// runs where A's and B's other triangles are all zero and finite, and flags kNonFiniteOut where
+// a stored sum is not finite; the dense launch (path AnyFlag) where anything was flagged.
+// simt_fp64 is never gated.
 void launch_sm80_fp64(const ProblemFp64& p, bool dense, bool m8n8k4, const DeviceInfo& dev,
                       Stream stream);
 void launch_simt_fp64(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream);
+// fp64 Structure::Detect's scan (simt/scan_operands.cu): A's and B's other triangles alone, into
+// p.gate tagged with p.epoch (kOutsideA / kOutsideB, kNonFiniteOutside).
+void launch_scan_fp64(const ProblemFp64& p, const DeviceInfo& dev, Stream stream);
 
 // trtrmm_backward's two dense products, dA = M(G)·Bᵀ and dB = Aᵀ·M(G), in one launch of the same
 // tiled kernel (FMA in T).

@@ -264,6 +264,14 @@ TEST(Dispatch, WorkspaceBytes) {
   o = {};
   o.kernel = "sm90_tf32x3";
   EXPECT_EQ(trtrmm_workspace_bytes(4096, 1, o), 0u);
+  // The fp64 kernels: Detect's flag word alone.
+  for (const char* fp64 : {"sm80_fp64", "simt_fp64", "sm80_fp64_m8n8k4"}) {
+    Options d;
+    d.kernel = fp64;
+    EXPECT_EQ(trtrmm_workspace_bytes(4096, 3, d), 0u) << fp64;
+    d.structure = Structure::Detect;
+    EXPECT_EQ(trtrmm_workspace_bytes(4096, 3, d), 4u) << fp64;
+  }
   o.kernel = "sm90_fp16x3";
   // Four vectors of n, a flag word and two counts a problem, two lists of max(32, n / 4) lost
   // elements (16 bytes each) a problem (256-byte aligned in all), then four fp16 planes of

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/test_util.hpp"
+#include "config/tile_config.hpp"
 #include "kernels/gpu_util.hpp"
 #include "trimm/cpu.hpp"
 #include "trimm/cuda.hpp"
@@ -186,43 +187,70 @@ TEST_P(GpuFp64, TriangularOneNonFiniteValue) {
   check_nonfinite(A, B);
 }
 
+// Structure::Detect's flag word: none; zeroed; every bit set (a stale word, whose epoch bits may
+// even match the call's: only more flags, so a slower path, never a wrong one).
+enum class FlagWord { None, Zeroed, Dirty };
+
 // Structure::Detect: the dense product's triangle (every k of A and B as they are) against
-// reference_dense, exactly on integer-valued inputs, NaN and Inf exactly where it has them.
+// reference_dense, exactly on integer-valued inputs, NaN and Inf exactly where it has them;
+// without a workspace (one dense launch) and with one (sm80_fp64 from
+// config::kSm80Fp64GatedMinN: a scan, then the band or the dense launch by its flags).
 TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   SCOPED_TRACE(test::seed_note(seed_));
   const auto [kernel, fill, n] = GetParam();
   // Odd and even leading dimensions: sm80_fp64 copies two doubles at a time where A's and B's
   // rows are 16-byte aligned (even lds), one otherwise.
   const int64_t even = n + 2 - n % 2;
-  using Case = std::tuple<int64_t, int64_t, test::Kind>;  // lda, ldb, inputs
-  for (const auto& [lda, ldb, kind] : std::initializer_list<Case>{
-           {n + 2, n + 5, test::Kind::Triangular}, {n + 2, n + 5, test::Kind::Noisy},
-           {n + 2, n + 5, test::Kind::Dense}, {n + 2, n + 5, test::Kind::NonFinite},
-           {n + 2, n + 5, test::Kind::TriangularNonFinite}, {even, even, test::Kind::Dense},
-           {even, even, test::Kind::NonFinite}}) {
+  // lda, ldb, inputs, and whether the other triangles' zeros are -0.0 (the scan reads no sign:
+  // still triangular).
+  using Case = std::tuple<int64_t, int64_t, test::Kind, bool>;
+  for (const auto& [lda, ldb, kind, negative_zeros] :
+       std::initializer_list<Case>{{n + 2, n + 5, test::Kind::Triangular, false},
+                                   {n + 2, n + 5, test::Kind::Noisy, false},
+                                   {n + 2, n + 5, test::Kind::Dense, false},
+                                   {n + 2, n + 5, test::Kind::NonFinite, false},
+                                   {n + 2, n + 5, test::Kind::TriangularNonFinite, false},
+                                   {even, even, test::Kind::Triangular, true},
+                                   {even, even, test::Kind::Dense, false},
+                                   {even, even, test::Kind::NonFinite, false}}) {
     const int64_t ldc = n + 3;
-    SCOPED_TRACE(test::name(kind) + std::string(", lda ") + std::to_string(lda));
+    SCOPED_TRACE(test::name(kind) + std::string(", lda ") + std::to_string(lda) +
+                 (negative_zeros ? ", -0.0 outside" : ""));
     const bool exact = kind != test::Kind::Noisy;
     auto gen = exact ? std::function<double()>(test::integers(rng_))
                      : std::function<double()>(test::uniform(rng_));
-    const auto A = test::make<double>(kind, fill, n, lda, gen, rng_);
-    const auto B = test::make<double>(kind, fill, n, ldb, gen, rng_);
-    std::vector<double> C0(static_cast<size_t>(n * ldc));
-    test::poison(C0);
-    DeviceBuffer<double> dA(A), dB(B), dC(C0);
-    // No workspace: fp64 needs none.
-    trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr,
-           options(Structure::Detect));
-    TEST_CUDA(cudaGetLastError());
-    const auto C = dC.download();
+    auto A = test::make<double>(kind, fill, n, lda, gen, rng_);
+    auto B = test::make<double>(kind, fill, n, ldb, gen, rng_);
+    if (negative_zeros)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          if (!test::in_triangle(fill, i, j)) A[i * lda + j] = B[i * ldb + j] = -0.0;
     std::vector<double> ref(static_cast<size_t>(n * n));
     cpu::reference_dense(fill, n, A.data(), lda, B.data(), ldb, ref.data(), n);
-    // Noisy: |A|, |B| <= 1, so |C(i, j)| <= n and each sum is within 2·n·eps·n of the other.
-    const double atol = 2.2 * double(n) * double(n) * std::ldexp(1.0, -53);
-    EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ldc, ref, exact, atol, 0.0));
-    EXPECT_TRUE(padding_untouched(n, C.data(), ldc));
-    EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
-    EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+    for (const FlagWord word : {FlagWord::None, FlagWord::Zeroed, FlagWord::Dirty}) {
+      SCOPED_TRACE(word == FlagWord::None     ? "no workspace"
+                   : word == FlagWord::Zeroed ? "zeroed flag word"
+                                              : "dirty flag word");
+      std::vector<double> C0(static_cast<size_t>(n * ldc));
+      test::poison(C0);
+      DeviceBuffer<double> dA(A), dB(B), dC(C0);
+      DeviceBuffer<uint32_t> flags(
+          std::vector<uint32_t>{word == FlagWord::Dirty ? 0xFFFFFFFFu : 0u});
+      Options o = options(Structure::Detect);
+      if (word != FlagWord::None) {
+        o.workspace = flags.get();
+        o.workspace_bytes = sizeof(uint32_t);
+      }
+      trtrmm(fill, n, dA.get(), lda, dB.get(), ldb, dC.get(), ldc, nullptr, o);
+      TEST_CUDA(cudaGetLastError());
+      const auto C = dC.download();
+      // Noisy: |A|, |B| <= 1, so |C(i, j)| <= n and each sum is within 2·n·eps·n of the other.
+      const double atol = 2.2 * double(n) * double(n) * std::ldexp(1.0, -53);
+      EXPECT_TRUE(test::matches_dense(fill, n, C.data(), ldc, ref, exact, atol, 0.0));
+      EXPECT_TRUE(padding_untouched(n, C.data(), ldc));
+      EXPECT_TRUE(test::same_bits(A, dA.download())) << "A modified";
+      EXPECT_TRUE(test::same_bits(B, dB.download())) << "B modified";
+    }
   }
 }
 
@@ -242,58 +270,95 @@ INSTANTIATE_TEST_SUITE_P(
 class GpuFp64Batched : public ::testing::TestWithParam<Param>, public Seeded {
  protected:
   void SetUp() override { SKIP_WITHOUT_GPU(); }
+
+  // `batch` problems of order n in one call, A or B shared (shared: 0 none, 1 A, 2 B; a shared
+  // operand is entry 0's), lds n + 1, n + 2, n + 3 and strides with gaps of NaN. Triangular: each
+  // entry's inputs triangular with NaN in the other triangles, against reference_trtrmm. Detect:
+  // entry b's inputs of kinds[b] (integer-valued), against reference_dense, NaN and Inf where it
+  // has them; with the flag word when `workspace`.
+  void check_batch(int64_t n, int64_t batch, Structure structure, int shared,
+                   const std::vector<test::Kind>& kinds, bool workspace) {
+    const std::string& kernel = std::get<0>(GetParam());
+    const Fill fill = std::get<1>(GetParam());
+    const int64_t lda = n + 1, ldb = n + 2, ldc = n + 3;
+    const int64_t sa = n * lda + 5, sb = n * ldb + 6, sc = n * ldc + 7;
+    const bool share_a = shared == 1, share_b = shared == 2;
+    const bool detect = structure == Structure::Detect;
+    std::vector<double> A, B, C(static_cast<size_t>(batch * sc));
+    test::poison(C);
+    bool exact = true;
+    for (int64_t b = 0; b < batch; ++b) {
+      const test::Kind kind = kinds[size_t(b)];
+      exact = exact && kind != test::Kind::Noisy;
+      auto a = detect ? test::make<double>(kind, fill, n, lda, test::integers(rng_), rng_)
+                      : test::make_triangular<double>(fill, n, lda, test::integers(rng_));
+      auto bb = detect ? test::make<double>(kind, fill, n, ldb, test::integers(rng_), rng_)
+                       : test::make_triangular<double>(fill, n, ldb, test::integers(rng_));
+      a.resize(static_cast<size_t>(sa), test::kNaN<double>);
+      bb.resize(static_cast<size_t>(sb), test::kNaN<double>);
+      if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
+      if (!share_b || b == 0) B.insert(B.end(), bb.begin(), bb.end());
+    }
+    DeviceBuffer<double> dA(A), dB(B), dC(C);
+    DeviceBuffer<uint32_t> flags(std::vector<uint32_t>{0u});
+    Options o;
+    o.kernel = kernel;
+    o.structure = structure;
+    if (workspace) {
+      o.workspace = flags.get();
+      o.workspace_bytes = sizeof(uint32_t);
+    }
+    trtrmm_strided_batched(fill, n, dA.get(), lda, share_a ? 0 : sa, dB.get(), ldb,
+                           share_b ? 0 : sb, dC.get(), ldc, sc, batch, nullptr, o);
+    TEST_CUDA(cudaGetLastError());
+    const auto out = dC.download();
+    const std::string what = std::string(to_string(structure)) + ", shared " +
+                             std::to_string(shared) + (workspace ? ", flag word" : "");
+    // Noisy entries: the noise is not integer-valued; |C(i, j)| <= 2·n² bounds each sum's error.
+    const double atol = 4.4 * double(n) * double(n) * double(n) * std::ldexp(1.0, -53);
+    for (int64_t b = 0; b < batch; ++b) {
+      std::vector<double> ref(static_cast<size_t>(n * n));
+      const double* a = A.data() + (share_a ? 0 : b * sa);
+      const double* bb = B.data() + (share_b ? 0 : b * sb);
+      if (detect)
+        cpu::reference_dense(fill, n, a, lda, bb, ldb, ref.data(), n);
+      else
+        cpu::reference_trtrmm(fill, n, a, lda, bb, ldb, ref.data(), n);
+      EXPECT_TRUE(test::matches_dense(fill, n, out.data() + b * sc, ldc, ref, exact, atol, 0.0))
+          << "batch " << b << ", " << what;
+      for (int64_t e = 0; e < sc; ++e)
+        if (e / ldc >= n || e % ldc >= n)
+          ASSERT_TRUE(std::isnan(out[size_t(b * sc + e)]))
+              << "batch " << b << " element " << e << " outside C written, " << what;
+    }
+  }
 };
 
 TEST_P(GpuFp64Batched, StridedBatchMatchesEachProblem) {
   SCOPED_TRACE(test::seed_note(seed_));
-  const auto [kernel, fill, n] = GetParam();
-  const int64_t batch = 3, lda = n + 1, ldb = n + 2, ldc = n + 3;
-  const int64_t sa = n * lda + 5, sb = n * ldb + 6, sc = n * ldc + 7;
-  for (const Structure structure : {Structure::Triangular, Structure::Detect})
-    for (const int shared : {0, 1, 2}) {  // none, A, B
-      const bool share_a = shared == 1, share_b = shared == 2;
-      const test::Kind kind =
-          structure == Structure::Detect ? test::Kind::Dense : test::Kind::Triangular;
-      std::vector<double> A, B, C(static_cast<size_t>(batch * sc));
-      test::poison(C);
-      for (int64_t b = 0; b < batch; ++b) {
-        auto a = structure == Structure::Detect
-                     ? test::make<double>(kind, fill, n, lda, test::integers(rng_), rng_)
-                     : test::make_triangular<double>(fill, n, lda, test::integers(rng_));
-        auto bb = structure == Structure::Detect
-                      ? test::make<double>(kind, fill, n, ldb, test::integers(rng_), rng_)
-                      : test::make_triangular<double>(fill, n, ldb, test::integers(rng_));
-        a.resize(static_cast<size_t>(sa), test::kNaN<double>);
-        bb.resize(static_cast<size_t>(sb), test::kNaN<double>);
-        if (!share_a || b == 0) A.insert(A.end(), a.begin(), a.end());
-        if (!share_b || b == 0) B.insert(B.end(), bb.begin(), bb.end());
-      }
-      DeviceBuffer<double> dA(A), dB(B), dC(C);
-      Options o;
-      o.kernel = kernel;
-      o.structure = structure;
-      trtrmm_strided_batched(fill, n, dA.get(), lda, share_a ? 0 : sa, dB.get(), ldb,
-                             share_b ? 0 : sb, dC.get(), ldc, sc, batch, nullptr, o);
-      TEST_CUDA(cudaGetLastError());
-      const auto out = dC.download();
-      const std::string what = std::string(to_string(structure)) + ", shared " +
-                               std::to_string(shared);
-      for (int64_t b = 0; b < batch; ++b) {
-        std::vector<double> ref(static_cast<size_t>(n * n));
-        const double* a = A.data() + (share_a ? 0 : b * sa);
-        const double* bb = B.data() + (share_b ? 0 : b * sb);
-        if (structure == Structure::Detect)
-          cpu::reference_dense(fill, n, a, lda, bb, ldb, ref.data(), n);
-        else
-          cpu::reference_trtrmm(fill, n, a, lda, bb, ldb, ref.data(), n);
-        EXPECT_TRUE(test::equals_exactly(fill, n, out.data() + b * sc, ldc, ref.data(), n))
-            << "batch " << b << ", " << what;
-        for (int64_t e = 0; e < sc; ++e)
-          if (e / ldc >= n || e % ldc >= n)
-            ASSERT_TRUE(std::isnan(out[size_t(b * sc + e)]))
-                << "batch " << b << " element " << e << " outside C written, " << what;
-      }
-    }
+  const int64_t n = std::get<2>(GetParam());
+  const std::vector<test::Kind> dense(3, test::Kind::Dense);
+  for (const int shared : {0, 1, 2}) {  // none, A, B
+    check_batch(n, 3, Structure::Triangular, shared, dense, false);
+    for (const bool workspace : {false, true})
+      check_batch(n, 3, Structure::Detect, shared, dense, workspace);
+  }
+}
+
+// Detect with the flag word past config::kSm80Fp64GatedMinN, where sm80_fp64 scans and gates:
+// one word for the whole batch, so one entry that is not triangular (noise) or not finite sends
+// every entry to the dense launch; all triangular and finite, every entry to the band launch; a
+// shared operand scanned once.
+TEST_P(GpuFp64Batched, DetectGatedOverTheBatch) {
+  SCOPED_TRACE(test::seed_note(seed_));
+  const auto [kernel, fill, n_param] = GetParam();
+  if (n_param != 1 || kernel == "simt_fp64")
+    GTEST_SKIP() << "run once per fill for each sm80_fp64 name (simt_fp64 is never gated)";
+  const int64_t n = config::kSm80Fp64GatedMinN + 3;
+  using K = test::Kind;
+  check_batch(n, 2, Structure::Detect, 0, {K::Triangular, K::Triangular}, true);
+  check_batch(n, 2, Structure::Detect, 1, {K::Triangular, K::TriangularNonFinite}, true);
+  check_batch(n, 2, Structure::Detect, 2, {K::Triangular, K::Noisy}, true);
 }
 
 // More problems than a grid's y dimension holds (65535): the kernel strides over the batch.

@@ -1,14 +1,15 @@
 // Structure::Detect's reading of A and B, row by row: which rows hold anything in the other
 // triangle, and NaN or Inf anywhere (or in the other triangle alone: outside_row_flags) (the
-// flags of kernels/launch.hpp). Used by the 16-bit scan launch (simt/scan_16bit.cu) and by the
-// small kernels' structured launches (simt_small_fp32, sm80_16bit_small), which read their share
-// beside their product (share_flags).
+// flags of kernels/launch.hpp). Used by the scan launch (simt/scan_operands.cu: 16-bit and fp64)
+// and by the small kernels' structured launches (simt_small_fp32, sm80_16bit_small), which read
+// their share beside their product (share_flags).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/epoch_flags.cuh"
 #include "kernels/launch.hpp"
@@ -34,25 +35,34 @@ struct Format<float> {
   using Word = uint32_t;
   static constexpr uint32_t kExp = 0x7F800000u;
 };
+template <>
+struct Format<double> {
+  using Word = uint64_t;
+  static constexpr uint64_t kExp = 0x7FF0000000000000ull;
+};
 
-// What one lane has seen, a 32-bit word at a time: two 16-bit elements, or one fp32.
+// What one lane has seen, a word at a time: two 16-bit elements, one fp32 or one fp64 (Bits:
+// 32 bits, or 64 for fp64).
 // nonfinite != 0 iff an exponent field was all ones. For a pair, both halves at once: a half's
 // exponent bits plus (0x8000 - kExp) reach bit 15 only where they are all ones, and no carry
 // crosses into the other half (three instructions instead of two compares a half: the scan
 // before sm90_16bit was bound by its instructions, not by DRAM; session 48).
 template <typename T>
 struct Seen {
-  static constexpr uint32_t kExp = Format<T>::kExp;
+  using Bits = std::conditional_t<sizeof(typename Format<T>::Word) == 8, uint64_t, uint32_t>;
+  static constexpr Bits kExp = Format<T>::kExp;
   static constexpr bool kPairs = sizeof(typename Format<T>::Word) == 2;
-  uint32_t magnitude = 0, nonfinite = 0;
-  __device__ __forceinline__ void absorb(uint32_t w) {
+  static constexpr Bits kMagnitude = ~Bits(0) >> 1;  // all but the sign bit
+  Bits magnitude = 0;
+  uint32_t nonfinite = 0;
+  __device__ __forceinline__ void absorb(Bits w) {
     if constexpr (kPairs) {
       static_assert(kExp < 0x8000u, "a 16-bit exponent field below the sign bit");
       constexpr uint32_t kExp2 = kExp | kExp << 16, kCarry2 = (0x8000u - kExp) * 0x10001u;
       magnitude |= w & 0x7FFF7FFFu;
       nonfinite |= ((w & kExp2) + kCarry2) & 0x80008000u;
     } else {
-      magnitude |= w & 0x7FFFFFFFu;
+      magnitude |= w & kMagnitude;
       nonfinite |= uint32_t((w & kExp) == kExp);
     }
   }
@@ -68,7 +78,7 @@ struct RowSeen {
   __device__ __forceinline__ bool out(int64_t c) const { return upper ? c < split : c >= split; }
   // A word whose first element lies in column c (a lone 16-bit element comes zero-extended: its
   // empty high half is zero and finite on either side).
-  __device__ __forceinline__ void take(uint32_t w, int64_t c) {
+  __device__ __forceinline__ void take(typename Seen<T>::Bits w, int64_t c) {
     if constexpr (Seen<T>::kPairs) {
       const uint32_t mask = (out(c) ? 0x0000FFFFu : 0u) | (out(c + 1) ? 0xFFFF0000u : 0u);
       outside.absorb(w & mask);
@@ -92,7 +102,9 @@ template <typename T, bool kAllOutside = false>
 __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, int64_t n,
                                          RowSeen<T>& seen, int lane) {
   using Word = typename Format<T>::Word;
-  constexpr int64_t kPerVec = 16 / sizeof(Word), kWordsPerVec = 4;
+  using Bits = typename Seen<T>::Bits;
+  // A 16-byte vector as the scan's words: four of 32 bits, or two of 64 (fp64).
+  constexpr int64_t kPerVec = 16 / sizeof(Word), kWordsPerVec = 16 / sizeof(Bits);
   constexpr int kUnroll = 8;
   // Elements before the first 16-byte boundary (elements are aligned to their size).
   const int64_t to_boundary =
@@ -103,7 +115,7 @@ __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, in
   // This lane's lone element (head, then tail), if any.
   const int64_t lone = lane < head ? lane : tail0 + (lane - head);
   const bool has_lone = lone < n && (lane < head || lone >= tail0);
-  const uint32_t lone_word = has_lone ? uint32_t(row[lone]) : 0u;
+  const Bits lone_word = has_lone ? Bits(row[lone]) : Bits(0);
   const auto* v = reinterpret_cast<const uint4*>(row + head);
   for (int64_t base = 0; base < vecs; base += 32 * kUnroll) {
     uint4 x[kUnroll];
@@ -119,20 +131,35 @@ __device__ __forceinline__ void scan_row(const typename Format<T>::Word* row, in
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      if constexpr (kAllOutside) {  // (vectors past the row were loaded as zeros)
-        seen.outside.absorb(x[u].x);
-        seen.outside.absorb(x[u].y);
-        seen.outside.absorb(x[u].z);
-        seen.outside.absorb(x[u].w);
-        continue;
+      if constexpr (kWordsPerVec == 2) {
+        // fp64: two elements a vector, x the low half of the first (little-endian).
+        const Bits w0 = Bits(x[u].x) | Bits(x[u].y) << 32;
+        const Bits w1 = Bits(x[u].z) | Bits(x[u].w) << 32;
+        if constexpr (kAllOutside) {  // (vectors past the row were loaded as zeros)
+          seen.outside.absorb(w0);
+          seen.outside.absorb(w1);
+          continue;
+        }
+        const int64_t col = head + kPerVec * (base + lane + 32 * u);
+        if (col >= tail0) continue;
+        seen.take(w0, col);
+        seen.take(w1, col + 1);
+      } else {
+        if constexpr (kAllOutside) {  // (vectors past the row were loaded as zeros)
+          seen.outside.absorb(x[u].x);
+          seen.outside.absorb(x[u].y);
+          seen.outside.absorb(x[u].z);
+          seen.outside.absorb(x[u].w);
+          continue;
+        }
+        const int64_t col = head + kPerVec * (base + lane + 32 * u);
+        if (col >= tail0) continue;
+        constexpr int64_t kStep = kPerVec / kWordsPerVec;  // elements a word
+        seen.take(x[u].x, col);
+        seen.take(x[u].y, col + kStep);
+        seen.take(x[u].z, col + 2 * kStep);
+        seen.take(x[u].w, col + 3 * kStep);
       }
-      const int64_t col = head + kPerVec * (base + lane + 32 * u);
-      if (col >= tail0) continue;
-      constexpr int64_t kStep = kPerVec / kWordsPerVec;  // elements a word
-      seen.take(x[u].x, col);
-      seen.take(x[u].y, col + kStep);
-      seen.take(x[u].z, col + 2 * kStep);
-      seen.take(x[u].w, col + 3 * kStep);
     }
   }
   if (kAllOutside) {

@@ -27,6 +27,7 @@
 
 #include "config/tile_config.hpp"
 #include "kernels/common/launch_triangle.cuh"
+#include "kernels/common/tile_store.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/sm80/cp_async.cuh"
 #include "sched/small_tiles.hpp"
@@ -122,6 +123,9 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
   extern __shared__ __align__(16) double smem[];
   double* const As = smem;                          // [stages][bm][kLdA]
   double* const Bs = smem + kCfg.stages * kStageA;  // [stages][bk][kLdB]
+  // Structure::Detect's gated launches (p.gate): the triangular one runs where the scan flagged
+  // nothing in A's and B's other triangles, the dense one where anything was flagged.
+  if (gated_off(p.gate, p.path, p.epoch)) return;
   const bool upper = p.fill == Fill::Upper;
   constexpr bool dense = kDense;
   const int64_t n = p.n, tiles = (n + kCfg.bm - 1) / kCfg.bm;
@@ -299,7 +303,14 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
             for (int ni = 0; ni < kNi; ++ni)
 #pragma unroll
               for (int h = 0; h < 4; ++h) redo |= !isfinite(acc[mi][ni][h]);
-        if (!__syncthreads_or(redo)) break;
+        const bool again = __syncthreads_or(redo);
+        // A sum of the first pass not finite: an operand in the tile's reach is NaN or Inf, or a
+        // sum overflowed. Under gated Detect the dense launch then reruns every k, over C whole
+        // (kNonFiniteOut, as the other dtypes' structured launches flag their outputs), so this
+        // tile needs no second pass: every element of A's and B's triangles reaches one such
+        // sum (A(i, k) through B(k, k) in C(i, k)), so no NaN or Inf goes unflagged.
+        if (again && p.gate != nullptr && threadIdx.x == 0) atomicOr(p.gate, kNonFiniteOut);
+        if (!again || p.gate != nullptr) break;
       }
       // C's other triangle inside the tile: triu's zeros, not 0·sum (NaN stays out).
 #pragma unroll

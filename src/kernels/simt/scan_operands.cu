@@ -1,7 +1,7 @@
-// Structure::Detect for 16-bit data: one pass over A and B that sets the flags the product
-// launches are gated on (kernels/launch.hpp). The fp32 path scans within its structured launch
-// (sm90_tf32x3's spare warps while the tensor cores multiply; simt_small_fp32's blocks beside
-// their band) and gates only the launches after it; here the scan runs first, so that every
+// Structure::Detect for 16-bit and fp64 data: one pass over A and B that sets the flags the
+// product launches are gated on (kernels/launch.hpp). The fp32 path scans within its structured
+// launch (sm90_tf32x3's spare warps while the tensor cores multiply; simt_small_fp32's blocks
+// beside their band) and gates only the launches after it; here the scan runs first, so that every
 // product launch, the structured one included, reads final flags at its first instruction
 // (gated_off) and never stops halfway.
 //
@@ -11,7 +11,8 @@
 // triangular kernels' masked zeros would turn into the wrong pattern of NaN): scan::row_flags.
 // Before sm90_16bit, which flags its own outputs that are not finite (kNonFiniteOut, as fp32's
 // structured launches do: every element of A's and B's triangles reaches C's diagonal block),
-// the other triangles alone (outside_only): half the bytes.
+// the other triangles alone (outside_only): half the bytes. fp64 always reads those alone: its
+// structured launch (sm80_fp64) flags its own outputs too.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -77,6 +78,9 @@ void launch_scan_16bit(const Problem16<half_t>& p, const DeviceInfo& dev, Stream
 void launch_scan_16bit(const Problem16<bfloat16_t>& p, const DeviceInfo& dev, Stream stream,
                        bool outside_only) {
   launch_scan_of(p, dev, stream, outside_only);
+}
+void launch_scan_fp64(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
+  launch_scan_of(p, dev, stream, /*outside_only=*/true);
 }
 
 }  // namespace trimm::kernels
