@@ -58,15 +58,25 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // element by element, twice as many a tile). So Structure::Detect from kSm80Fp64LargeMinN takes
 // the large tile (2048 too, where it loses 25 %, so that the suite's 2049 tests it), Triangular
 // the small one at every n.
-enum Sm80Fp64TileId : int { kSm80Fp64Small, kSm80Fp64Large };
+// Tiny: 4 warps of 16×16 over 32×32, a 5-slice ring, four blocks an SM, for both modes up to
+// kSm80Fp64TinyMaxN, where the other tiles leave most SMs idle (H100, session 61, ms, tiny / small:
+// Triangular 256 0.0131 / 0.0240, 512 0.0224 / 0.0425, 1024 0.0513 / 0.0824, 2048 0.2375 /
+// 0.2157).
+enum Sm80Fp64TileId : int { kSm80Fp64Small, kSm80Fp64Large, kSm80Fp64Tiny };
 inline constexpr MmaTile kSm80Fp64Tiles[] = {
     {64, 64, 16, 2, 2, 3, 3},
     {128, 128, 16, 2, 4, 1, 4},
+    {32, 32, 16, 2, 2, 4, 5},
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
+inline constexpr int64_t kSm80Fp64TinyMaxN = 1024;
+static_assert(kSm80Fp64TinyMaxN < kSm80Fp64LargeMinN,
+              "the tiny tile's sizes end before the large's");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
-// launch alone: src/cuda/api.cpp's run_fp64).
-inline constexpr int64_t kSm80Fp64GatedMinN = 1024;
+// launch alone: src/cuda/api.cpp's run_fp64). H100, session 61, ms: gated against dense at 1024
+// 0.0926 against ~0.082 (session 59's dense launch), at 2048 0.236 against 0.338 (64×64) and
+// 0.517 (128×128); the scan and a third launch cost more than the band saves below.
+inline constexpr int64_t kSm80Fp64GatedMinN = 2048;
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).

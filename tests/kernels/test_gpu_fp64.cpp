@@ -254,16 +254,19 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   }
 }
 
-// 2049: sm80_fp64's Detect on its 128×128 tile (config::kSm80Fp64LargeMinN), Triangular on
+// Up to 1000: sm80_fp64 on its 32×32 tile (config::kSm80Fp64TinyMaxN); 1089 (17 tiles of 64 and
+// one row): its 64×64 tile in both modes. 2049: its Detect on the 128×128 tile
+// (config::kSm80Fp64LargeMinN), gated with a workspace (config::kSm80Fp64GatedMinN), Triangular on
 // 33 × 33 tiles of 64, more than the blocks resident at once, so that each block takes several
 // tiles in turn (the ring restarting between them).
-INSTANTIATE_TEST_SUITE_P(
-    Sizes, GpuFp64,
-    ::testing::Combine(::testing::Values(std::string(), std::string("simt_fp64"),
-                                         std::string("sm80_fp64_m8n8k4")),
-                       ::testing::Values(Fill::Upper, Fill::Lower),
-                       ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129, 255, 1000, 2049)),
-    param_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,
+                         ::testing::Combine(::testing::Values(std::string(),
+                                                              std::string("simt_fp64"),
+                                                              std::string("sm80_fp64_m8n8k4")),
+                                            ::testing::Values(Fill::Upper, Fill::Lower),
+                                            ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129,
+                                                                       255, 1000, 1089, 2049)),
+                         param_name);
 
 // Batches: A or B shared (stride 0) or not, distinct leading dimensions and strides with gaps;
 // each problem against its own reference, the gaps left untouched, Triangular and Detect.

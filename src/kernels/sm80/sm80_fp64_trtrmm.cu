@@ -14,8 +14,8 @@
 // Tiles outside C's triangle are written with zeros and load nothing.
 //
 // Each block strides over its problem's tiles ordered by band length, longest first (diagonal by
-// diagonal), then the zero tiles; the batch is on grid y. Two tiles of the table
-// (config::kSm80Fp64Tiles): 128×128 for Detect at large n, 64×64 otherwise.
+// diagonal), then the zero tiles; the batch is on grid y. Three tiles of the table
+// (config::kSm80Fp64Tiles): 32×32 at small n, 128×128 for Detect at large n, 64×64 otherwise.
 // The loaders' loops stay rolled: unrolled, ptxas kept every copy's address live (session 58:
 // 220 and 255 registers with spills, against 160 and 252). Now 168 (Triangular), 144 (Detect)
 // and 242 (Detect on 128×128) on sm_90a.
@@ -352,7 +352,12 @@ void launch_tile(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
 
 template <bool kM8n8k4>
 void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
-  if (!dense)
+  if (p.n <= config::kSm80Fp64TinyMaxN) {
+    if (dense)
+      launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
+    else
+      launch_tile<config::kSm80Fp64Tiny, false, kM8n8k4>(p, dev, stream);
+  } else if (!dense)
     launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
   else if (p.n >= config::kSm80Fp64LargeMinN)
     launch_tile<config::kSm80Fp64Large, true, kM8n8k4>(p, dev, stream);
