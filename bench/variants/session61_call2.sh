@@ -1,5 +1,6 @@
-# Session 61, call 1 (~9 min; ordered so that a call cut short still brings the sweep and tests): main with the fp64 landing (cb1f4a5, 99a91f9, ac7268b: the band
-# edges on the tensor cores, the gated Detect from 2048, a 32×32 tile up to 1024) on the GPU.
+# Session 61, call 2 (~9 min): main with the fp64 landing (cb1f4a5, 99a91f9, ac7268b: the band
+# edges on the tensor cores, the gated Detect from 2048, a 32×32 tile up to 1024) on the GPU,
+# ordered so that a call cut short still brings the sweep and the tests.
 # carry ["build-carry/s61.tar.xz", "build-carry/s60.tar.xz", ".deps/openblas"]
 # Build here (.deps/ from scripts/device-deps.sh; ~7 min on 2 cores):
 #   scripts/build_variant.sh /tmp/pk/s61 "" ac7268b
