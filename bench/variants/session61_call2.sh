@@ -1,6 +1,6 @@
 # Session 61, call 2 (~9 min): main with the fp64 landing (cb1f4a5, 99a91f9, ac7268b: the band
 # edges on the tensor cores, the gated Detect from 2048, a 32×32 tile up to 1024) on the GPU,
-# ordered so that a call cut short still brings the sweep and the tests.
+# ordered so that a call cut short still brings the tests, then the sweep.
 # carry ["build-carry/s61.tar.xz", "build-carry/s60.tar.xz", ".deps/openblas"]
 # Build here (.deps/ from scripts/device-deps.sh; ~7 min on 2 cores):
 #   scripts/build_variant.sh /tmp/pk/s61 "" ac7268b
@@ -20,15 +20,6 @@ L=$OUT/run.txt
 B=/tmp/v/s61 Z=/tmp/v/s60
 cat $B/COMMIT $Z/COMMIT >> $L
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >> $L
-for b in trimm trimm_base; do
-  echo "== $b" >> $L
-  bin=$B/trimm; [ $b = trimm_base ] && bin=$Z/trimm_base
-  timeout 60 $bin bench --dtype fp64 --structure both --sizes 256,512,768,1024,1536,2048,4096,8192 >> $L 2>&1
-  echo "bench rc $? at $SECONDS s" >> $L
-done
-echo "== noisy inputs (Detect: the scan flags them, the dense launch runs): trimm, trimm_base" >> $L
-timeout 60 $B/trimm bench --dtype fp64 --structure detect --noisy --sizes 1024,2048,4096 >> $L 2>&1
-timeout 60 $Z/trimm_base bench --dtype fp64 --structure detect --noisy --sizes 1024,2048,4096 >> $L 2>&1
 # PY=0 (a short budget): no package, no pytest, no op_timing.
 PY=${PY:-1}
 [ $PY = 1 ] && { python3 -c "import torch; print('torch', torch.__version__)" &&
@@ -43,6 +34,15 @@ for tool in memcheck racecheck synccheck; do
     > $OUT/san_$tool.txt 2>&1
   echo "$tool rc $? at $SECONDS s" >> $L; grep -E "ERROR SUMMARY|PASSED|FAILED|RACECHECK SUMMARY" $OUT/san_$tool.txt >> $L
 done
+for b in trimm trimm_base; do
+  echo "== $b" >> $L
+  bin=$B/trimm; [ $b = trimm_base ] && bin=$Z/trimm_base
+  timeout 60 $bin bench --dtype fp64 --structure both --sizes 256,512,768,1024,1536,2048,4096,8192 >> $L 2>&1
+  echo "bench rc $? at $SECONDS s" >> $L
+done
+echo "== noisy inputs (Detect: the scan flags them, the dense launch runs): trimm, trimm_base" >> $L
+timeout 60 $B/trimm bench --dtype fp64 --structure detect --noisy --sizes 1024,2048,4096 >> $L 2>&1
+timeout 60 $Z/trimm_base bench --dtype fp64 --structure detect --noisy --sizes 1024,2048,4096 >> $L 2>&1
 for t in 2048 0; do
   echo "== trimm_z TRIMM_X_TINY_MAX=$t TRIMM_X_GATED_MIN_N=100000 (32×32 crossover; dense Detect)" >> $L
   TRIMM_X_TINY_MAX=$t TRIMM_X_GATED_MIN_N=100000 timeout 60 $Z/trimm_z bench --dtype fp64 \
