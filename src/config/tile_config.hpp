@@ -58,10 +58,12 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // element by element, twice as many a tile). So Structure::Detect from kSm80Fp64LargeMinN takes
 // the large tile (2048 too, where it loses 25 %, so that the suite's 2049 tests it), Triangular
 // the small one at every n.
-// Tiny: 4 warps of 16×16 over 32×32, a 5-slice ring, four blocks an SM, for both modes up to
-// kSm80Fp64TinyMaxN, where the other tiles leave most SMs idle (H100, session 61, ms, tiny / small:
-// Triangular 256 0.0131 / 0.0240, 512 0.0224 / 0.0425, 1024 0.0513 / 0.0824, 2048 0.2375 /
-// 0.2157).
+// Tiny: 4 warps of 16×16 over 32×32, a 5-slice ring, four blocks an SM, where the other tiles
+// leave most SMs idle: Triangular (and the gated band launch) up to kSm80Fp64TinyMaxN, Detect's
+// dense launch up to kSm80Fp64TinyDenseMaxN. H100, session 61, ms, tiny / small: Triangular 256
+// 0.0131 / 0.0240, 1024 0.0514 / 0.0825, 1280 0.0792 / 0.1110, 1536 0.1129 / 0.1366, 1792
+// 0.1673 / 0.1672, 2048 0.2375 / 0.2157; dense Detect 1024 0.0654 / 0.0788, 1280 0.1541 /
+// 0.1302 (every k: a tile's work grows with n, the band's only with its distance).
 enum Sm80Fp64TileId : int { kSm80Fp64Small, kSm80Fp64Large, kSm80Fp64Tiny };
 inline constexpr MmaTile kSm80Fp64Tiles[] = {
     {64, 64, 16, 2, 2, 3, 3},
@@ -69,9 +71,10 @@ inline constexpr MmaTile kSm80Fp64Tiles[] = {
     {32, 32, 16, 2, 2, 4, 5},
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
-inline constexpr int64_t kSm80Fp64TinyMaxN = 1024;
-static_assert(kSm80Fp64TinyMaxN < kSm80Fp64LargeMinN,
-              "the tiny tile's sizes end before the large's");
+inline constexpr int64_t kSm80Fp64TinyMaxN = 1536;
+inline constexpr int64_t kSm80Fp64TinyDenseMaxN = 1024;
+static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
+              "Detect's dense launch: the tiny tile's sizes end before the large's");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
 // launch alone: src/cuda/api.cpp's run_fp64). H100, session 61, ms: gated against dense at 1024
 // 0.0926 against ~0.082 (session 59's dense launch), at 2048 0.236 against 0.338 (64×64) and

@@ -254,8 +254,9 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
   }
 }
 
-// Up to 1000: sm80_fp64 on its 32×32 tile (config::kSm80Fp64TinyMaxN); 1089 (17 tiles of 64 and
-// one row): its 64×64 tile in both modes. 2049: its Detect on the 128×128 tile
+// Up to 1000: sm80_fp64 on its 32×32 tile in both modes; 1089 (17 tiles of 64 and one row): that
+// tile for Triangular (config::kSm80Fp64TinyMaxN), the 64×64 one for Detect's dense launch
+// (config::kSm80Fp64TinyDenseMaxN). 2049: its Detect on the 128×128 tile
 // (config::kSm80Fp64LargeMinN), gated with a workspace (config::kSm80Fp64GatedMinN), Triangular on
 // 33 × 33 tiles of 64, more than the blocks resident at once, so that each block takes several
 // tiles in turn (the ring restarting between them).

@@ -352,7 +352,7 @@ void launch_tile(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
 
 template <bool kM8n8k4>
 void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
-  if (p.n <= config::kSm80Fp64TinyMaxN) {
+  if (p.n <= (dense ? config::kSm80Fp64TinyDenseMaxN : config::kSm80Fp64TinyMaxN)) {
     if (dense)
       launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
     else
