@@ -57,7 +57,7 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // Triangular 2048 0.438 / 0.690, 4096 1.82 / 2.35, 8192 11.3 / 12.4 (its band edges' stages sum
 // element by element, twice as many a tile). So Structure::Detect from kSm80Fp64LargeMinN takes
 // the large tile (2048 too, where it loses 25 %, so that the suite's 2049 tests it), Triangular
-// the small one at every n.
+// the small one at every n past the tiny tile's.
 // Tiny: 4 warps of 16×16 over 32×32, a 5-slice ring, four blocks an SM, where the other tiles
 // leave most SMs idle: Triangular (and the gated band launch) up to kSm80Fp64TinyMaxN, Detect's
 // dense launch up to kSm80Fp64TinyDenseMaxN. H100, session 61, ms, tiny / small: Triangular 256
@@ -78,7 +78,8 @@ static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
 // launch alone: src/cuda/api.cpp's run_fp64). H100, session 61, ms: gated against dense at 1024
 // 0.0926 against ~0.082 (session 59's dense launch), at 2048 0.236 against 0.338 (64×64) and
-// 0.517 (128×128); the scan and a third launch cost more than the band saves below.
+// 0.517 (128×128); the scan and a third launch cost more than the 64×64 band saves below (the
+// band on the 32×32 tile, 0.0633 at 1024 against 0.0654 dense, is untimed past 1024).
 inline constexpr int64_t kSm80Fp64GatedMinN = 2048;
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of

@@ -352,17 +352,18 @@ void launch_tile(const ProblemFp64& p, const DeviceInfo& dev, Stream stream) {
 
 template <bool kM8n8k4>
 void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream stream) {
-  if (p.n <= (dense ? config::kSm80Fp64TinyDenseMaxN : config::kSm80Fp64TinyMaxN)) {
-    if (dense)
-      launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
-    else
+  if (!dense) {
+    if (p.n <= config::kSm80Fp64TinyMaxN)
       launch_tile<config::kSm80Fp64Tiny, false, kM8n8k4>(p, dev, stream);
-  } else if (!dense)
-    launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
-  else if (p.n >= config::kSm80Fp64LargeMinN)
+    else
+      launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
+  } else if (p.n <= config::kSm80Fp64TinyDenseMaxN) {
+    launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
+  } else if (p.n >= config::kSm80Fp64LargeMinN) {
     launch_tile<config::kSm80Fp64Large, true, kM8n8k4>(p, dev, stream);
-  else
+  } else {
     launch_tile<config::kSm80Fp64Small, true, kM8n8k4>(p, dev, stream);
+  }
 }
 
 }  // namespace
