@@ -236,30 +236,12 @@ trimm::Stream current_stream() {
   return reinterpret_cast<trimm::Stream>(at::cuda::getCurrentCUDAStream().stream());
 }
 
-// float64: the fp64 kernel on the operands' own strides (no alignment needed), with Detect's
-// flag word: the band alone where A and B are triangular and finite, else every k.
-at::Tensor product_cuda_fp64(const at::Tensor& A, const at::Tensor& B,
-                             const std::vector<int64_t>& shape, trimm::Fill fill) {
-  const int64_t n = shape.back();
-  at::Tensor out = at::empty(shape, A.options());
-  if (out.numel() == 0) return out;
-  const at::Tensor a = as_batched_rows(A, shape), b = as_batched_rows(B, shape);
-  at::Tensor work = at::empty({1}, A.options().dtype(at::kInt));
-  trimm::Options o;
-  o.structure = trimm::Structure::Detect;  // the dense product's semantics
-  o.workspace = work.data_ptr();
-  o.workspace_bytes = sizeof(int32_t);
-  trimm::trtrmm_strided_batched(fill, n, a.data_ptr<double>(), row_stride(a), a.stride(0),
-                                b.data_ptr<double>(), row_stride(b), b.stride(0),
-                                out.data_ptr<double>(), n, n * n, a.size(0), current_stream(), o);
-  return out;
-}
-
-// float16 / bfloat16: the 16-bit kernels on the operands' own strides (any alignment), C
-// straight into `out`, rounded once from fp32 sums.
+// float64, float16, bfloat16: trimm's kernels on the operands' own strides (any alignment), C
+// straight into `out` (16-bit: rounded once from fp32 sums), with Detect's flag word: the band
+// alone where A and B are triangular and finite, else every k.
 template <typename T>
-at::Tensor product_cuda_16bit(const at::Tensor& A, const at::Tensor& B,
-                              const std::vector<int64_t>& shape, trimm::Fill fill) {
+at::Tensor product_cuda_strided(const at::Tensor& A, const at::Tensor& B,
+                                const std::vector<int64_t>& shape, trimm::Fill fill) {
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
@@ -280,9 +262,9 @@ at::Tensor product_cuda(const at::Tensor& A, const at::Tensor& B, trimm::Fill fi
   const std::vector<int64_t> shape = output_shape(A, B, fill);
   const c10::cuda::CUDAGuard device(A.device());  // trimm works on the current device
   const at::ScalarType dtype = A.scalar_type();
-  if (dtype == at::kDouble) return product_cuda_fp64(A, B, shape, fill);
-  if (dtype == at::kHalf) return product_cuda_16bit<trimm::half_t>(A, B, shape, fill);
-  if (dtype == at::kBFloat16) return product_cuda_16bit<trimm::bfloat16_t>(A, B, shape, fill);
+  if (dtype == at::kDouble) return product_cuda_strided<double>(A, B, shape, fill);
+  if (dtype == at::kHalf) return product_cuda_strided<trimm::half_t>(A, B, shape, fill);
+  if (dtype == at::kBFloat16) return product_cuda_strided<trimm::bfloat16_t>(A, B, shape, fill);
   const int64_t n = shape.back();
   at::Tensor out = at::empty(shape, A.options());
   if (out.numel() == 0) return out;
