@@ -76,11 +76,12 @@ inline constexpr int64_t kSm80Fp64TinyDenseMaxN = 1024;
 static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
               "Detect's dense launch: the tiny tile's sizes end before the large's");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
-// launch alone: src/cuda/api.cpp's run_fp64). H100, session 61, ms: gated against dense at 1024
-// 0.0926 against ~0.082 (session 59's dense launch), at 2048 0.236 against 0.338 (64×64) and
-// 0.517 (128×128); the scan and a third launch cost more than the 64×64 band saves below (the
-// band on the 32×32 tile, 0.0633 at 1024 against 0.0654 dense, is untimed past 1024).
-inline constexpr int64_t kSm80Fp64GatedMinN = 2048;
+// launch alone: src/cuda/api.cpp's run_fp64). Its band launch takes Triangular's tile, the 32×32
+// one up to kSm80Fp64TinyMaxN. H100, session 62, ms, gated / dense on triangular inputs: 512
+// 0.0300 / 0.0212, 768 0.0473 / 0.0497, 1024 0.0628 / 0.0651, 1280 0.0935 / 0.1301, 1536
+// 0.1285 / 0.1553; 2048 0.237 / 0.517 (session 61). Below 768 the scan and the third launch
+// cost more than the band saves.
+inline constexpr int64_t kSm80Fp64GatedMinN = 768;
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).

@@ -255,11 +255,12 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
 }
 
 // Up to 1000: sm80_fp64 on its 32×32 tile in both modes; 1089 (17 tiles of 64 and one row): that
-// tile for Triangular (config::kSm80Fp64TinyMaxN), the 64×64 one for Detect's dense launch
-// (config::kSm80Fp64TinyDenseMaxN). 2049: its Detect on the 128×128 tile
-// (config::kSm80Fp64LargeMinN), gated with a workspace (config::kSm80Fp64GatedMinN), Triangular on
-// 33 × 33 tiles of 64, more than the blocks resident at once, so that each block takes several
-// tiles in turn (the ring restarting between them).
+// tile for Triangular and the band (config::kSm80Fp64TinyMaxN), the 64×64 one for Detect's dense
+// launch (config::kSm80Fp64TinyDenseMaxN). 1000 and up: Detect with a workspace gated
+// (config::kSm80Fp64GatedMinN). 2049: Detect's dense launch on the 128×128 tile
+// (config::kSm80Fp64LargeMinN), Triangular and the band on 33 × 33 tiles of 64, more than the
+// blocks resident at once, so that each block takes several tiles in turn (the ring restarting
+// between them).
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,
                          ::testing::Combine(::testing::Values(std::string(),
                                                               std::string("simt_fp64"),
