@@ -21,7 +21,7 @@ for n in 512 1024; do
   python3 scripts/ncu_source_summary.py $OUT/ncu_source_$n.csv 20 >> $L 2>&1
   grep -E "Duration|Grid Size|Block Size|Issue Slots Busy|No Eligible|Registers Per|Achieved Occupancy|Warp Cycles Per Issued|Stall|L2 Hit|Memory Throughput|DRAM Throughput|Compute \(SM\)|Waves Per SM" $OUT/ncu_details_$n.txt | head -40 >> $L
 done
-timeout 60 ncu --clock-control none --kernel-name regex:'gemm|Kernel' --launch-skip 2 --launch-count 2 \
+timeout 60 ncu --clock-control none --kernel-name regex:'gemm|Gemm|triu|Kernel|xmma' --launch-count 4 \
   --section SpeedOfLight --section LaunchStats \
   $B/trimm bench --dtype fp64 --sizes 512 --runs 1 --warmup 1 > $OUT/ncu_dgemm.txt 2>&1
 echo "== ncu cuBLAS at 512 rc $? at $SECONDS s" >> $L
