@@ -56,6 +56,14 @@ struct Shape {
                 "whole copies per thread");
   static_assert(kCfg.stages >= 2, "a ring: copies of later stages in flight during a stage");
   static_assert(kCfg.bm == kCfg.bn, "square tiles: C's triangle by whole tiles");
+  // The stage copies two doubles at a time, thread t's l-th pair of A at element t + l·threads of
+  // its bm × bk/2 pairs, of B at t + l·threads of bk × bn/2. Whole rows a round, so a thread's
+  // column stays put and its row steps by kRowsA (kRowsB): the fast copies' addresses.
+  static constexpr int kPairsA = kCfg.bm * kCfg.bk / 2 / kThreads;
+  static constexpr int kPairsB = kCfg.bk * kCfg.bn / 2 / kThreads;
+  static constexpr int kRowsA = kThreads / (kCfg.bk / 2), kRowsB = kThreads / (kCfg.bn / 2);
+  static_assert(kThreads % (kCfg.bk / 2) == 0 && kThreads % (kCfg.bn / 2) == 0,
+                "a round of pair copies covers whole rows");
 };
 
 // One m16n8 tile's k8 step. d: rows g (d[0], d[1]) and g + 8 (d[2], d[3]), columns 2t, 2t + 1
@@ -133,6 +141,9 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const int g = lane / 4, t = lane % 4;  // the fragments' group and thread in group
   const int wm = (warp / kCfg.warps_n) * kCfg.warp_m(), wn = (warp % kCfg.warps_n) * kCfg.warp_n();
+  // This thread's first pair of each stage (S::kPairsA): A's row ra, k ka; B's k kb, column cb.
+  const int ra = int(threadIdx.x) / (kCfg.bk / 2), ka = 2 * (int(threadIdx.x) % (kCfg.bk / 2));
+  const int kb = int(threadIdx.x) / (kCfg.bn / 2), cb = 2 * (int(threadIdx.x) % (kCfg.bn / 2));
 
   for (int64_t b = blockIdx.y; b < p.batch; b += gridDim.y)
     for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {  // block-uniform: barriers below
@@ -171,6 +182,11 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
           cp_async::copy8(dst + 1, in1 ? src + 1 : base, in1 ? 8 : 0);
         }
       };
+      // The stage copies' sources at k0 = 0: this thread's first pair of A (row ra, k ka) and of
+      // B (k kb, column cb); its later pairs lie kRowsA rows of A, kRowsB rows of B further on.
+      const double* const a_src = A + (i0 + ra) * p.lda + ka;
+      const double* const b_src = B + kb * p.ldb + j0 + cb;
+      const bool whole = i0 + kCfg.bm <= n && j0 + kCfg.bn <= n;  // no row or column past n
       auto load = [&](int64_t k0, int slot) {
         if (k0 >= kend) {
           cp_async::commit();
@@ -179,35 +195,44 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         double* const as = As + slot * kStageA;
         double* const bs = Bs + slot * kStageB;
         if constexpr (kVec) {
-          // Two doubles a copy. Away from a band's edge every element is kept, and only n and
-          // kend bound the copies; on an edge each element also takes the triangle test, in tile
-          // coordinates (da, db: k0's offsets from the tile's first row and column, < n, so 32
-          // bits).
+          // Two doubles a copy, from one pointer an operand that steps by whole rows (S::kRowsA,
+          // kRowsB). Most stages of a long band have every element kept and in range (`fast`):
+          // plain copies. ncu put the tests' integer work at most of the 32×32 kernel's issue
+          // slots, its DMMA at 3 % (H200, session 63). Elsewhere n and kend bound the copies,
+          // and on a band's edge each element also takes the triangle test, in tile coordinates
+          // (da, db: k0's offsets from the tile's first row and column, < n, so 32 bits).
           const bool edge = band_edge(k0);
+          const bool fast = !edge && whole && k0 + kCfg.bk <= kend;
           const int da = int(k0 - i0), db = int(k0 - j0);
+          const double* a = a_src + k0;
 #pragma unroll 1
-          for (int l = 0; l < kCfg.bm * kCfg.bk / 2 / kThreads; ++l) {
-            const int e = int(threadIdx.x) + l * kThreads, r = e / (kCfg.bk / 2),
-                      kk = 2 * (e % (kCfg.bk / 2));
-            const int64_t gi = i0 + r, gk = k0 + kk;
-            // A's triangle in tile coordinates: k − i = kk + da − r.
-            const int d = kk + da - r;
-            const bool in = gi < n;
-            copy_pair(as + r * kLdA + kk, A, A + gi * p.lda + gk,
-                      in && gk < kend && (!edge || (upper ? d >= 0 : d <= 0)),
-                      in && gk + 1 < kend && (!edge || (upper ? d >= -1 : d <= -1)));
+          for (int l = 0; l < S::kPairsA; ++l, a += S::kRowsA * p.lda) {
+            const int r = ra + l * S::kRowsA;
+            double* const dst = as + r * kLdA + ka;
+            if (fast) {
+              cp_async::copy16(dst, a, 16);
+              continue;
+            }
+            // A's triangle in tile coordinates: k − i = ka + da − r.
+            const int d = ka + da - r;
+            const bool in = i0 + r < n;
+            copy_pair(dst, A, a, in && k0 + ka < kend && (!edge || (upper ? d >= 0 : d <= 0)),
+                      in && k0 + ka + 1 < kend && (!edge || (upper ? d >= -1 : d <= -1)));
           }
+          const double* b = b_src + k0 * p.ldb;
 #pragma unroll 1
-          for (int l = 0; l < kCfg.bk * kCfg.bn / 2 / kThreads; ++l) {
-            const int e = int(threadIdx.x) + l * kThreads, kk = e / (kCfg.bn / 2),
-                      c = 2 * (e % (kCfg.bn / 2));
-            const int64_t gk = k0 + kk, gj = j0 + c;
-            // B's triangle in tile coordinates: j − k = c − kk − db.
-            const int d = c - kk - db;
-            const bool in = gk < kend;
-            copy_pair(bs + kk * kLdB + c, B, B + gk * p.ldb + gj,
-                      in && gj < n && (!edge || (upper ? d >= 0 : d <= 0)),
-                      in && gj + 1 < n && (!edge || (upper ? d >= -1 : d <= -1)));
+          for (int l = 0; l < S::kPairsB; ++l, b += S::kRowsB * p.ldb) {
+            const int kk = kb + l * S::kRowsB;
+            double* const dst = bs + kk * kLdB + cb;
+            if (fast) {
+              cp_async::copy16(dst, b, 16);
+              continue;
+            }
+            // B's triangle in tile coordinates: j − k = cb − kk − db.
+            const int d = cb - kk - db;
+            const bool in = k0 + kk < kend;
+            copy_pair(dst, B, b, in && j0 + cb < n && (!edge || (upper ? d >= 0 : d <= 0)),
+                      in && j0 + cb + 1 < n && (!edge || (upper ? d >= -1 : d <= -1)));
           }
         } else {
           // Rows not 16-byte aligned: one double a copy, each under the triangle test.
@@ -272,22 +297,26 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
                       [&](int k, int c) { return bs[(ks + k) * kLdB + wn + 8 * ni + c]; });
           } else {
             // Plain FMA on this thread's own accumulators, k by k, in tile coordinates: k's
-            // offsets from the tile's first row and column (< n, so 32 bits).
+            // offsets from the tile's first row and column (< n, so 32 bits). Its rows and
+            // columns as constant offsets from its first (row(0, 0), col(0, 0)), so that the
+            // pass holds two addresses, not one an element (at the 64×64 tile's register cap).
             const int ki0 = int(k0 - i0), kj0 = int(k0 - j0);
+            const int r0 = row(0, 0), c0 = col(0, 0);
+            const double* a_k = as + r0 * kLdA;
+            const double* b_k = bs + c0;
 #pragma unroll 1
-            for (int kk = 0; kk < kCfg.bk; ++kk) {
-              const int ki = ki0 + kk, kj = kj0 + kk;
+            for (int kk = 0; kk < kCfg.bk; ++kk, ++a_k, b_k += kLdB) {
+              // This element's row and column past the thread's first: r − r0 ≤ ki − r0 etc.
+              const int ki = ki0 + kk - r0, kj = kj0 + kk - c0;
 #pragma unroll
               for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
                 for (int ni = 0; ni < kNi; ++ni)
 #pragma unroll
                   for (int h = 0; h < 4; ++h) {
-                    const int r = row(mi, h), c = col(ni, h);
+                    const int r = row(mi, h) - r0, c = col(ni, h) - c0;  // compile-time
                     const bool in_band = upper ? (r <= ki && kj <= c) : (c <= kj && ki <= r);
-                    if (in_band)
-                      acc[mi][ni][h] =
-                          __fma_rn(as[r * kLdA + kk], bs[kk * kLdB + c], acc[mi][ni][h]);
+                    if (in_band) acc[mi][ni][h] = __fma_rn(a_k[r * kLdA], b_k[c], acc[mi][ni][h]);
                   }
             }
           }
