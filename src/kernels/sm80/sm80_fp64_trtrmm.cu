@@ -17,8 +17,8 @@
 // diagonal), then the zero tiles; the batch is on grid y. Three tiles of the table
 // (config::kSm80Fp64Tiles): 32×32 at small n, 128×128 for Detect at large n, 64×64 otherwise.
 // The loaders' loops stay rolled: unrolled, ptxas kept every copy's address live (session 58:
-// 220 and 255 registers with spills, against 160 and 252). Now 168 (Triangular), 144 (Detect)
-// and 242 (Detect on 128×128) on sm_90a.
+// 220 and 255 registers with spills, against 160 and 252). Now 164 (Triangular), 160 (Detect)
+// and 252 (Detect on 128×128) on sm_90a; the 32×32 tile's Triangular is at its cap (128).
 #include <cuda_runtime.h>
 
 #include <algorithm>
