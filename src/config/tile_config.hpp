@@ -85,9 +85,12 @@ static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
 // launch alone: src/cuda/api.cpp's run_fp64). Its band launch takes Triangular's tile, the 32×32
 // one up to kSm80Fp64TinyMaxN. H100, session 62, ms, gated / dense on triangular inputs: 512
 // 0.0300 / 0.0212, 768 0.0473 / 0.0497, 1024 0.0628 / 0.0651, 1280 0.0935 / 0.1301, 1536
-// 0.1285 / 0.1553; 2048 0.237 / 0.517 (session 61). Below 768 the scan and the third launch
-// cost more than the band saves.
-inline constexpr int64_t kSm80Fp64GatedMinN = 768;
+// 0.1285 / 0.1553; 2048 0.237 / 0.517 (session 61). Session 63's fast copies and 32 k stages
+// made the dense launch on the 32×32 tile faster than the gate below ~1100 (H100, session 63,
+// call 6, gated / dense: 768 0.0388–0.0396 / 0.0307–0.0309, 1024 0.0478–0.0484 / 0.0421–0.0422,
+// 1280 0.0702–0.0709 / 0.0933–0.0937 on the 32×32 tile), so the gate starts where that tile's
+// dense launch ends.
+inline constexpr int64_t kSm80Fp64GatedMinN = kSm80Fp64TinyDenseMaxN + 1;
 
 // 16-bit data on mma.sync m16n8k16 (the kernel for operands TMA cannot address): 8 warps of
 // 64×32, 32 k per stage (two k16 steps), a 5-slice cp.async ring (93 KB: fits sm_86/89's 99).
