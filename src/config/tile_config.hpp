@@ -59,16 +59,16 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // the large tile (2048 too, where it loses 25 %, so that the suite's 2049 tests it), Triangular
 // the small one at every n past the tiny tile's.
 // Tiny: 4 warps of 16×16 over 32×32, 32 k a stage, a 3-slice ring (55 KB), four blocks an SM,
-// where the other tiles leave most SMs idle: Triangular (and the gated band launch) up to kSm80Fp64TinyMaxN, Detect's
-// dense launch up to kSm80Fp64TinyDenseMaxN. H100, session 61, ms, tiny / small: Triangular 256
-// 0.0131 / 0.0240, 1024 0.0514 / 0.0825, 1280 0.0792 / 0.1110, 1536 0.1129 / 0.1366, 1792
-// 0.1673 / 0.1672, 2048 0.2375 / 0.2157; dense Detect 1024 0.0654 / 0.0788, 1280 0.1541 /
-// 0.1302 (every k: a tile's work grows with n, the band's only with its distance). 32 k a stage
-// against 16 (a 5-slice ring), H100, session 63, ms: Triangular 256 0.0116 / 0.0128, 1024
-// 0.0380 / 0.0432, 1536 0.0795 / 0.0926; dense Detect 512 0.0164 / 0.0192 (half the stages'
-// waits and barriers on the longest band's chain). With the loader's fast copies it beats the
-// 64×64 tile past 1536 too (H100, session 63, Triangular, tiny / small: 1792 0.108 / 0.142, 2048
-// 0.145 / 0.184, 2560 0.249 / 0.273, 3072 0.395 / 0.391); its limit stops at 2048 so that the
+// where the other tiles leave most SMs idle: Triangular (and the gated band launch) up to
+// kSm80Fp64TinyMaxN, Detect's dense launch up to kSm80Fp64TinyDenseMaxN. H100, session 61,
+// ms, tiny / small: Triangular 256 0.0131 / 0.0240, 1024 0.0514 / 0.0825, 1280 0.0792 / 0.1110,
+// 1536 0.1129 / 0.1366, 1792 0.1673 / 0.1672, 2048 0.2375 / 0.2157; dense Detect 1024 0.0654 /
+// 0.0788, 1280 0.1541 / 0.1302 (every k: a tile's work grows with n, the band's only with its
+// distance). 32 k a stage against 16 (a 5-slice ring), H100, session 63, ms: Triangular 256 0.0116
+// / 0.0128, 1024 0.0380 / 0.0432, 1536 0.0795 / 0.0926; dense Detect 512 0.0164 / 0.0192 (half the
+// stages' waits and barriers on the longest band's chain). With the loader's fast copies it beats
+// the 64×64 tile past 1536 too (H100, session 63, Triangular, tiny / small: 1792 0.108 / 0.142,
+// 2048 0.145 / 0.184, 2560 0.249 / 0.273, 3072 0.395 / 0.391); its limit stops at 2048 so that the
 // suite's 2049 keeps the 64×64 tile under test.
 enum Sm80Fp64TileId : int { kSm80Fp64Small, kSm80Fp64Large, kSm80Fp64Tiny };
 inline constexpr MmaTile kSm80Fp64Tiles[] = {

@@ -197,8 +197,8 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         if constexpr (kVec) {
           // Two doubles a copy, from one pointer an operand that steps by whole rows (S::kRowsA,
           // kRowsB). Most stages of a long band have every element kept and in range (`fast`):
-          // plain copies. ncu put the tests' integer work at most of the 32×32 kernel's issue
-          // slots, its DMMA at 3 % (H200, session 63). Elsewhere n and kend bound the copies,
+          // plain copies. ncu put most of the 32×32 kernel's stall samples on the tests' integer
+          // work, 3 % on its DMMA (H200, session 63). Elsewhere n and kend bound the copies,
           // and on a band's edge each element also takes the triangle test, in tile coordinates
           // (da, db: k0's offsets from the tile's first row and column, < n, so 32 bits).
           const bool edge = band_edge(k0);
