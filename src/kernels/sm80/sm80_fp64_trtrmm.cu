@@ -62,6 +62,9 @@ struct Shape {
   static constexpr int kPairsA = kCfg.bm * kCfg.bk / 2 / kThreads;
   static constexpr int kPairsB = kCfg.bk * kCfg.bn / 2 / kThreads;
   static constexpr int kRowsA = kThreads / (kCfg.bk / 2), kRowsB = kThreads / (kCfg.bn / 2);
+  static_assert(kPairsA * kThreads * 2 == kCfg.bm * kCfg.bk &&
+                    kPairsB * kThreads * 2 == kCfg.bk * kCfg.bn,
+                "whole pair copies per thread (the aligned loader)");
   static_assert(kThreads % (kCfg.bk / 2) == 0 && kThreads % (kCfg.bn / 2) == 0,
                 "a round of pair copies covers whole rows");
 };
