@@ -168,8 +168,8 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
       // One commit group a stage, into `slot`: elements outside the kept triangles, past n or
       // past kend become zeros without a read; past kend, an empty group (the ring's count).
       // Whether stage k0 straddles a band's edge: unless every k of it lies in every element's
-      // band (upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror), its copies need
-      // the triangle test, and its sums, in the exact pass, the per-element band test.
+      // band (upper, k ≥ every i and k ≤ every j of the tile; lower, the mirror), its sums in the
+      // exact pass take the per-element band test (its copies, the loader's edge_a and edge_b).
       const auto band_edge = [&](int64_t k0) {
         return !dense && !(k0 >= lo + kCfg.bm - 1 && k0 + kCfg.bk - 1 <= hi);
       };
@@ -199,43 +199,49 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         double* const bs = Bs + slot * kStageB;
         if constexpr (kVec) {
           // Two doubles a copy, from one pointer an operand that steps by whole rows (S::kRowsA,
-          // kRowsB). Most stages of a long band have every element kept and in range (`fast`):
-          // plain copies. ncu put most of the 32×32 kernel's stall samples on the tests' integer
-          // work, 3 % on its DMMA (H200, session 63). Elsewhere n and kend bound the copies,
-          // and on a band's edge each element also takes the triangle test, in tile coordinates
-          // (da, db: k0's offsets from the tile's first row and column, < n, so 32 bits).
-          const bool edge = band_edge(k0);
-          const bool fast = !edge && whole && k0 + kCfg.bk <= kend;
+          // kRowsB). An operand whose stage has every element kept and in range takes plain
+          // copies: ncu put most of the 32×32 kernel's stall samples on the tests' integer work,
+          // 3 % on its DMMA (H200, session 63). Elsewhere n and kend bound the copies, and each
+          // element takes the triangle test, in tile coordinates (da, db: k0's offsets from the
+          // tile's first row and column, < n, so 32 bits). The test holds for every element
+          // where that operand's triangle misses the stage, so it needs no edge flag.
           const int da = int(k0 - i0), db = int(k0 - j0);
+          const bool full = whole && k0 + kCfg.bk <= kend;
+          // Each operand's triangle edge crosses the stage only where its k meet A's rows (B's
+          // columns): on the 32×32 tile, A's in a band's first stage, B's in its last. Testing
+          // the two apart (not the stage's band_edge for both) copies the other operand plainly:
+          // Triangular 256 0.0116 → 0.0107 ms, 1024 0.0380 → 0.0348 (H100, session 64).
+          const bool edge_a = !dense && (upper ? da < kCfg.bm - 1 : da > 1 - kCfg.bk);
+          const bool edge_b = !dense && (upper ? db > 1 - kCfg.bk : db < kCfg.bn - 1);
           const double* a = a_src + k0;
 #pragma unroll 1
           for (int l = 0; l < S::kPairsA; ++l, a += S::kRowsA * p.lda) {
             const int r = ra + l * S::kRowsA;
             double* const dst = as + r * kLdA + ka;
-            if (fast) {
+            if (full && !edge_a) {
               cp_async::copy16(dst, a, 16);
               continue;
             }
             // A's triangle in tile coordinates: k − i = ka + da − r.
             const int d = ka + da - r;
             const bool in = i0 + r < n;
-            copy_pair(dst, A, a, in && k0 + ka < kend && (!edge || (upper ? d >= 0 : d <= 0)),
-                      in && k0 + ka + 1 < kend && (!edge || (upper ? d >= -1 : d <= -1)));
+            copy_pair(dst, A, a, in && k0 + ka < kend && (dense || (upper ? d >= 0 : d <= 0)),
+                      in && k0 + ka + 1 < kend && (dense || (upper ? d >= -1 : d <= -1)));
           }
           const double* b = b_src + k0 * p.ldb;
 #pragma unroll 1
           for (int l = 0; l < S::kPairsB; ++l, b += S::kRowsB * p.ldb) {
             const int kk = kb + l * S::kRowsB;
             double* const dst = bs + kk * kLdB + cb;
-            if (fast) {
+            if (full && !edge_b) {
               cp_async::copy16(dst, b, 16);
               continue;
             }
             // B's triangle in tile coordinates: j − k = cb − kk − db.
             const int d = cb - kk - db;
             const bool in = k0 + kk < kend;
-            copy_pair(dst, B, b, in && j0 + cb < n && (!edge || (upper ? d >= 0 : d <= 0)),
-                      in && j0 + cb + 1 < n && (!edge || (upper ? d >= -1 : d <= -1)));
+            copy_pair(dst, B, b, in && j0 + cb < n && (dense || (upper ? d >= 0 : d <= 0)),
+                      in && j0 + cb + 1 < n && (dense || (upper ? d >= -1 : d <= -1)));
           }
         } else {
           // Rows not 16-byte aligned: one double a copy, each under the triangle test.
