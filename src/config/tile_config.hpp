@@ -70,11 +70,14 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // the 64×64 tile past 1536 too (H100, session 63, Triangular, tiny / small: 1792 0.108 / 0.142,
 // 2048 0.145 / 0.184, 2560 0.249 / 0.273, 3072 0.395 / 0.391); its limit stops at 2048 so that the
 // suite's 2049 keeps the 64×64 tile under test.
-// TinyEightWarps: the 32×32 tile on 8 warps of 16×8, two blocks an SM, for Triangular up to
-// kSm80Fp64TinyEightWarpsMaxN. Where one block of the tiny tile runs an SM (n ≤ 512), each
-// scheduler holds one warp and waits out every instruction's latency; eight warps halve each
-// warp's copies and fragments. H100, session 64, ms, eight / four warps: 256 0.0100 / 0.0108, 512
-// 0.0162 / 0.0174, 768 0.0253 / 0.0267, 1024 0.0380 / 0.0349, 2048 0.182 / 0.135.
+// TinyEightWarps: the 32×32 tile on 8 warps of 16×8, 64 k a stage, a 3-slice ring (107 KB), two
+// blocks an SM, for Triangular up to kSm80Fp64TinyEightWarpsMaxN. Where one block of the tiny
+// tile runs an SM (n ≤ 512), each scheduler holds one warp and waits out every instruction's
+// latency; eight warps halve each warp's copies and fragments. H100, session 64, ms, eight warps
+// at 32 k / four: 256 0.0100 / 0.0108, 512 0.0162 / 0.0174, 768 0.0253 / 0.0267, 1024 0.0380 /
+// 0.0349, 2048 0.182 / 0.135; 896 0.0315 on eight, 0.0310 on four. 64 k a stage halves the
+// longest band's chain of waits (eight warps, 64 k / 32 k: 256 0.0094 / 0.0098, 512 0.0148 /
+// 0.0161, 768 0.0236 / 0.0252); a 5-slice ring of 32 k gained 0–1 %.
 enum Sm80Fp64TileId : int {
   kSm80Fp64Small,
   kSm80Fp64Large,
@@ -85,7 +88,7 @@ inline constexpr MmaTile kSm80Fp64Tiles[] = {
     {64, 64, 16, 2, 2, 3, 3},
     {128, 128, 16, 2, 4, 1, 4},
     {32, 32, 32, 2, 2, 4, 3},
-    {32, 32, 32, 2, 4, 2, 3},
+    {32, 32, 64, 2, 4, 2, 3},
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
 inline constexpr int64_t kSm80Fp64TinyMaxN = 2048;

@@ -19,7 +19,7 @@
 // for Detect at large n, 64×64 otherwise. The loaders' loops stay rolled: unrolled, ptxas kept
 // every copy's address live (session 58: 220 and 255 registers with spills, against 160 and 252).
 // Now 164 (Triangular), 160 (Detect) and 252 (Detect on 128×128) on sm_90a; the 32×32 tile's
-// Triangular is at its cap on four warps (128), 108 on eight.
+// Triangular is at its cap on four warps (128), 110 on eight.
 #include <cuda_runtime.h>
 
 #include <algorithm>
