@@ -77,7 +77,10 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // at 32 k / four: 256 0.0100 / 0.0108, 512 0.0162 / 0.0174, 768 0.0253 / 0.0267, 1024 0.0380 /
 // 0.0349, 2048 0.182 / 0.135; 896 0.0315 on eight, 0.0310 on four. 64 k a stage halves the
 // longest band's chain of waits (eight warps, 64 k / 32 k: 256 0.0094 / 0.0098, 512 0.0148 /
-// 0.0161, 768 0.0236 / 0.0252); a 5-slice ring of 32 k gained 0–1 %.
+// 0.0161, 768 0.0236 / 0.0252); a 5-slice ring of 32 k gained 0–1 %. Detect's dense launch takes
+// it up to kSm80Fp64TinyEightWarpsDenseMaxN, while its tiles fit one wave of two blocks an SM
+// (H100, session 64, eight / four warps, ms: 256 0.0081 / 0.0095, 384 0.0104 / 0.0124, 512 0.0163
+// / 0.0163, 640 0.0199 / 0.0221, 768 0.0321 / 0.0302, 1024 0.0517 / 0.0422).
 enum Sm80Fp64TileId : int {
   kSm80Fp64Small,
   kSm80Fp64Large,
@@ -93,11 +96,14 @@ inline constexpr MmaTile kSm80Fp64Tiles[] = {
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
 inline constexpr int64_t kSm80Fp64TinyMaxN = 2048;
 inline constexpr int64_t kSm80Fp64TinyEightWarpsMaxN = 768;
+inline constexpr int64_t kSm80Fp64TinyEightWarpsDenseMaxN = 640;
 static_assert(kSm80Fp64TinyEightWarpsMaxN < kSm80Fp64TinyMaxN,
               "Triangular: the eight-warp tile's sizes end before the four-warp one's");
 inline constexpr int64_t kSm80Fp64TinyDenseMaxN = 1024;
 static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
               "Detect's dense launch: the tiny tile's sizes end before the large's");
+static_assert(kSm80Fp64TinyEightWarpsDenseMaxN < kSm80Fp64TinyDenseMaxN,
+              "Detect's dense launch: the eight-warp tile's sizes end before the four-warp one's");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
 // launch alone: src/cuda/api.cpp's run_fp64). Its band launch takes Triangular's tile, the 32×32
 // one up to kSm80Fp64TinyMaxN. H100, session 62, ms, gated / dense on triangular inputs: 512
