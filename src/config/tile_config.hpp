@@ -81,29 +81,35 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // it up to kSm80Fp64TinyEightWarpsDenseMaxN, while its tiles fit one wave of two blocks an SM
 // (H100, session 64, eight / four warps, ms: 256 0.0081 / 0.0095, 384 0.0104 / 0.0124, 512 0.0163
 // / 0.0163, 640 0.0199 / 0.0221, 768 0.0321 / 0.0302, 1024 0.0517 / 0.0422).
+// TinyDeep: the four-warp 32×32 tile with a 4-slice ring (74 KB, three blocks an SM, three stages
+// in flight), for Detect's dense launch up to kSm80Fp64TinyDeepDenseMaxN, while its tiles fit one
+// wave. H100, session 64, deep / three slices, ms: 768 0.0257 / 0.0302–0.0305, 896 0.0465 /
+// 0.0345–0.0349 (past one wave), 1024 0.0546 / 0.0420; Triangular gained nothing from it (896
+// 0.0304 / 0.0307, 1024 0.0378 / 0.0347), nor from 64 k a stage on four warps (1024 0.0402).
 enum Sm80Fp64TileId : int {
   kSm80Fp64Small,
   kSm80Fp64Large,
   kSm80Fp64Tiny,
-  kSm80Fp64TinyEightWarps
+  kSm80Fp64TinyEightWarps,
+  kSm80Fp64TinyDeep
 };
 inline constexpr MmaTile kSm80Fp64Tiles[] = {
-    {64, 64, 16, 2, 2, 3, 3},
-    {128, 128, 16, 2, 4, 1, 4},
-    {32, 32, 32, 2, 2, 4, 3},
-    {32, 32, 64, 2, 4, 2, 3},
+    {64, 64, 16, 2, 2, 3, 3}, {128, 128, 16, 2, 4, 1, 4}, {32, 32, 32, 2, 2, 4, 3},
+    {32, 32, 64, 2, 4, 2, 3}, {32, 32, 32, 2, 2, 3, 4},
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
 inline constexpr int64_t kSm80Fp64TinyMaxN = 2048;
 inline constexpr int64_t kSm80Fp64TinyEightWarpsMaxN = 768;
 inline constexpr int64_t kSm80Fp64TinyEightWarpsDenseMaxN = 640;
+inline constexpr int64_t kSm80Fp64TinyDeepDenseMaxN = 864;
 static_assert(kSm80Fp64TinyEightWarpsMaxN < kSm80Fp64TinyMaxN,
               "Triangular: the eight-warp tile's sizes end before the four-warp one's");
 inline constexpr int64_t kSm80Fp64TinyDenseMaxN = 1024;
 static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
               "Detect's dense launch: the tiny tile's sizes end before the large's");
-static_assert(kSm80Fp64TinyEightWarpsDenseMaxN < kSm80Fp64TinyDenseMaxN,
-              "Detect's dense launch: the eight-warp tile's sizes end before the four-warp one's");
+static_assert(kSm80Fp64TinyEightWarpsDenseMaxN < kSm80Fp64TinyDeepDenseMaxN &&
+                  kSm80Fp64TinyDeepDenseMaxN < kSm80Fp64TinyDenseMaxN,
+              "Detect's dense launch: eight warps, then the deep ring, then three slices");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
 // launch alone: src/cuda/api.cpp's run_fp64). Its band launch takes Triangular's tile, the 32×32
 // one up to kSm80Fp64TinyMaxN. H100, session 62, ms, gated / dense on triangular inputs: 512

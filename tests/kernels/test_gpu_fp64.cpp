@@ -255,8 +255,9 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
 }
 
 // Up to 1000: sm80_fp64 on its 32×32 tile in both modes, on eight warps up to 255
-// (config::kSm80Fp64TinyEightWarpsMaxN, kSm80Fp64TinyEightWarpsDenseMaxN) and on four at 1000; 1089
-// (34 tiles of 32 and one row, 17 of 64 and one): that tile for Triangular and the band
+// (config::kSm80Fp64TinyEightWarpsMaxN, kSm80Fp64TinyEightWarpsDenseMaxN) and on four at 801 and
+// 1000, Detect's dense launch at 801 with the deeper ring (config::kSm80Fp64TinyDeepDenseMaxN);
+// 1089 (34 tiles of 32 and one row, 17 of 64 and one): that tile for Triangular and the band
 // (config::kSm80Fp64TinyMaxN), the 64×64 one for Detect's dense launch
 // (config::kSm80Fp64TinyDenseMaxN). 1089 and up: Detect with a workspace gated
 // (config::kSm80Fp64GatedMinN). 2049: Detect's dense launch on the 128×128 tile
@@ -269,7 +270,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,
                                                               std::string("sm80_fp64_m8n8k4")),
                                             ::testing::Values(Fill::Upper, Fill::Lower),
                                             ::testing::Values<int64_t>(1, 2, 3, 17, 64, 127, 129,
-                                                                       255, 1000, 1089, 2049)),
+                                                                       255, 801, 1000, 1089, 2049)),
                          param_name);
 
 // Batches: A or B shared (stride 0) or not, distinct leading dimensions and strides with gaps;

@@ -14,12 +14,12 @@
 // Tiles outside C's triangle are written with zeros and load nothing.
 //
 // Each block strides over its problem's tiles ordered by band length, longest first (diagonal by
-// diagonal), then the zero tiles; the batch is on grid y. Four tiles of the table
-// (config::kSm80Fp64Tiles): 32×32 at small n (on eight warps at the smallest), 128×128 for Detect
-// at large n, 64×64 otherwise. The loaders' loops stay rolled: unrolled, ptxas kept every copy's
-// address live (session 58: 220 and 255 registers with spills, against 160 and 252). Now 164
-// (Triangular), 160 (Detect) and 252 (Detect on 128×128) on sm_90a; the 32×32 tile's Triangular is
-// at its cap on four warps (128), 110 on eight.
+// diagonal), then the zero tiles; the batch is on grid y. Five tiles of the table
+// (config::kSm80Fp64Tiles): 32×32 at small n (on eight warps at the smallest, or with a deeper
+// ring), 128×128 for Detect at large n, 64×64 otherwise. The loaders' loops stay rolled: unrolled,
+// ptxas kept every copy's address live (session 58: 220 and 255 registers with spills, against 160
+// and 252). Now 164 (Triangular), 160 (Detect) and 252 (Detect on 128×128) on sm_90a; the 32×32
+// tile's Triangular is at its cap on four warps (128), 110 on eight.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -400,6 +400,8 @@ void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream 
       launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
   } else if (p.n <= config::kSm80Fp64TinyEightWarpsDenseMaxN) {
     launch_tile<config::kSm80Fp64TinyEightWarps, true, kM8n8k4>(p, dev, stream);
+  } else if (p.n <= config::kSm80Fp64TinyDeepDenseMaxN) {
+    launch_tile<config::kSm80Fp64TinyDeep, true, kM8n8k4>(p, dev, stream);
   } else if (p.n <= config::kSm80Fp64TinyDenseMaxN) {
     launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
   } else if (p.n >= config::kSm80Fp64LargeMinN) {
