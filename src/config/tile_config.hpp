@@ -2,6 +2,9 @@
 // launchers derive grid sizes from the same entries.
 #pragma once
 
+#include <cstdint>
+#include <iterator>
+
 #include "sched/rank_share.hpp"
 
 namespace trimm::config {
@@ -78,14 +81,13 @@ inline constexpr MmaTile kSm80Tf32x3{128, 128, 16, 2, 4, 1};
 // 0.0349, 2048 0.182 / 0.135; 896 0.0315 on eight, 0.0310 on four. 64 k a stage halves the
 // longest band's chain of waits (eight warps, 64 k / 32 k: 256 0.0094 / 0.0098, 512 0.0148 /
 // 0.0161, 768 0.0236 / 0.0252); a 5-slice ring of 32 k gained 0–1 %. Detect's dense launch takes
-// it up to kSm80Fp64TinyEightWarpsDenseMaxN, while its tiles fit one wave of two blocks an SM
-// (H100, session 64, eight / four warps, ms: 256 0.0081 / 0.0095, 384 0.0104 / 0.0124, 512 0.0163
-// / 0.0163, 640 0.0199 / 0.0221, 768 0.0321 / 0.0302, 1024 0.0517 / 0.0422).
+// it in some ranges of kSm80Fp64TinyDense (H100, session 64, eight / four warps, ms: 256 0.0081 /
+// 0.0095, 384 0.0104 / 0.0124, 512 0.0163 / 0.0163, 640 0.0199 / 0.0221, 768 0.0321 / 0.0302).
 // TinyDeep: the four-warp 32×32 tile with a 4-slice ring (74 KB, three blocks an SM, three stages
-// in flight), for Detect's dense launch up to kSm80Fp64TinyDeepDenseMaxN, while its tiles fit one
-// wave. H100, session 64, deep / three slices, ms: 768 0.0257 / 0.0302–0.0305, 896 0.0465 /
-// 0.0345–0.0349 (past one wave), 1024 0.0546 / 0.0420; Triangular gained nothing from it (896
-// 0.0304 / 0.0307, 1024 0.0378 / 0.0347), nor from 64 k a stage on four warps (1024 0.0402).
+// in flight), for Detect's dense launch in some ranges of kSm80Fp64TinyDense. H100, session 64,
+// deep / three slices, ms: 768 0.0257 / 0.0302–0.0305, 896 0.0465 / 0.0345–0.0349 (past one wave),
+// 1024 0.0546 / 0.0420; Triangular gained nothing from it (896 0.0304 / 0.0307, 1024 0.0378 /
+// 0.0347), nor from 64 k a stage on four warps (1024 0.0402).
 enum Sm80Fp64TileId : int {
   kSm80Fp64Small,
   kSm80Fp64Large,
@@ -100,16 +102,35 @@ inline constexpr MmaTile kSm80Fp64Tiles[] = {
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
 inline constexpr int64_t kSm80Fp64TinyMaxN = 2048;
 inline constexpr int64_t kSm80Fp64TinyEightWarpsMaxN = 768;
-inline constexpr int64_t kSm80Fp64TinyEightWarpsDenseMaxN = 640;
-inline constexpr int64_t kSm80Fp64TinyDeepDenseMaxN = 864;
 static_assert(kSm80Fp64TinyEightWarpsMaxN < kSm80Fp64TinyMaxN,
               "Triangular: the eight-warp tile's sizes end before the four-warp one's");
 inline constexpr int64_t kSm80Fp64TinyDenseMaxN = 1024;
 static_assert(kSm80Fp64TinyDenseMaxN < kSm80Fp64LargeMinN,
               "Detect's dense launch: the tiny tile's sizes end before the large's");
-static_assert(kSm80Fp64TinyEightWarpsDenseMaxN < kSm80Fp64TinyDeepDenseMaxN &&
-                  kSm80Fp64TinyDeepDenseMaxN < kSm80Fp64TinyDenseMaxN,
-              "Detect's dense launch: eight warps, then the deep ring, then three slices");
+// Detect's dense launch on the 32×32 tile, by n up to kSm80Fp64TinyDenseMaxN: each range takes
+// its fastest shape. H100, session 64 calls 8 and 9, ms, eight warps / 4-slice ring / 3-slice
+// ring: 512 0.0164 / 0.0162 / 0.0161, 544 0.0189 / 0.0171 / 0.0172, 608 0.0205 / 0.0187 /
+// 0.0188, 640 0.0202 / 0.0220 / 0.0222, 704 0.0217 / 0.0236 / 0.0240, 736 0.0323 / 0.0246 /
+// 0.0251, 864 0.0469 / 0.0297 / 0.0341, 896 0.0459 / 0.0469 / 0.0350, 992 0.0533 / 0.0545 /
+// 0.0418. Each shape wins while its tiles fit one wave (eight warps two blocks an SM, the deep
+// ring three, three slices four), and 64 k a stage loses where n/32 is odd (half its last stage
+// empty): hence the ranges interleave.
+struct Sm80Fp64DenseRange {
+  int64_t max_n;
+  Sm80Fp64TileId tile;
+};
+inline constexpr Sm80Fp64DenseRange kSm80Fp64TinyDense[] = {
+    {512, kSm80Fp64TinyEightWarps},          {608, kSm80Fp64TinyDeep},
+    {704, kSm80Fp64TinyEightWarps},          {864, kSm80Fp64TinyDeep},
+    {kSm80Fp64TinyDenseMaxN, kSm80Fp64Tiny},
+};
+constexpr Sm80Fp64TileId sm80_fp64_tiny_dense_tile(int64_t n) {
+  for (const Sm80Fp64DenseRange& r : kSm80Fp64TinyDense)
+    if (n <= r.max_n) return r.tile;
+  return kSm80Fp64Tiny;
+}
+static_assert(kSm80Fp64TinyDense[std::size(kSm80Fp64TinyDense) - 1].max_n == kSm80Fp64TinyDenseMaxN,
+              "Detect's dense ranges end where the 32×32 tile's dense launch does");
 // Structure::Detect with a workspace takes the gated band launch from this n (below it the dense
 // launch alone: src/cuda/api.cpp's run_fp64). Its band launch takes Triangular's tile, the 32×32
 // one up to kSm80Fp64TinyMaxN. H100, session 62, ms, gated / dense on triangular inputs: 512

@@ -255,13 +255,12 @@ TEST_P(GpuFp64, DetectEqualsTheDenseProductsTriangle) {
 }
 
 // Up to 1000: sm80_fp64 on its 32×32 tile in both modes, on eight warps up to 255
-// (config::kSm80Fp64TinyEightWarpsMaxN, kSm80Fp64TinyEightWarpsDenseMaxN) and on four at 801 and
-// 1000, Detect's dense launch at 801 with the deeper ring (config::kSm80Fp64TinyDeepDenseMaxN);
-// 1089 (34 tiles of 32 and one row, 17 of 64 and one): that tile for Triangular and the band
-// (config::kSm80Fp64TinyMaxN), the 64×64 one for Detect's dense launch
-// (config::kSm80Fp64TinyDenseMaxN). 1089 and up: Detect with a workspace gated
-// (config::kSm80Fp64GatedMinN). 2049: Detect's dense launch on the 128×128 tile
-// (config::kSm80Fp64LargeMinN), Triangular and the band on 33 × 33 tiles of 64, more than the
+// (config::kSm80Fp64TinyEightWarpsMaxN, kSm80Fp64TinyDense) and on four at 801 and 1000, Detect's
+// dense launch at 801 with the deeper ring (config::kSm80Fp64TinyDense); 1089 (34 tiles of 32 and
+// one row, 17 of 64 and one): that tile for Triangular and the band (config::kSm80Fp64TinyMaxN),
+// the 64×64 one for Detect's dense launch (config::kSm80Fp64TinyDenseMaxN). 1089 and up: Detect
+// with a workspace gated (config::kSm80Fp64GatedMinN). 2049: Detect's dense launch on the 128×128
+// tile (config::kSm80Fp64LargeMinN), Triangular and the band on 33 × 33 tiles of 64, more than the
 // blocks resident at once, so that each block takes several tiles in turn (the ring restarting
 // between them).
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuFp64,

@@ -68,6 +68,12 @@ struct Shape {
                 "whole pair copies per thread (the aligned loader)");
   static_assert(kThreads % (kCfg.bk / 2) == 0 && kThreads % (kCfg.bn / 2) == 0,
                 "a round of pair copies covers whole rows");
+  // The unaligned loader's one-double copies alike: rows kRowsA1 (kRowsB1) apart.
+  static constexpr int kCopiesA = kCfg.bm * kCfg.bk / kThreads;
+  static constexpr int kCopiesB = kCfg.bk * kCfg.bn / kThreads;
+  static constexpr int kRowsA1 = kThreads / kCfg.bk, kRowsB1 = kThreads / kCfg.bn;
+  static_assert(kThreads % kCfg.bk == 0 && kThreads % kCfg.bn == 0,
+                "a round of one-double copies covers whole rows");
 };
 
 // One m16n8 tile's k8 step. d: rows g (d[0], d[1]) and g + 8 (d[2], d[3]), columns 2t, 2t + 1
@@ -104,11 +110,6 @@ __device__ __forceinline__ void mma_k8(double (&d)[4], int g, int t, FA&& a, FB&
             : "d"(a(g + 8 * half, k + t)), "d"(bk));
     }
   }
-}
-
-// Whether element (r, c) of an operand is read: every element (dense), or its kept triangle.
-__device__ __forceinline__ bool kept(bool dense, bool upper, int64_t r, int64_t c) {
-  return dense || (upper ? c >= r : c <= r);
 }
 
 // A tile wholly outside C's triangle: zeros, nothing loaded.
@@ -190,7 +191,9 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
       // B (k kb, column cb); its later pairs lie kRowsA rows of A, kRowsB rows of B further on.
       const double* const a_src = A + (i0 + ra) * p.lda + ka;
       const double* const b_src = B + kb * p.ldb + j0 + cb;
-      const bool whole = i0 + kCfg.bm <= n && j0 + kCfg.bn <= n;  // no row or column past n
+      // No row of A's stages (column of B's) past n: the tile's last row or column past n
+      // bounds only its own operand's copies (n = 500 on the 32×32 tile: 16 tiles of 136).
+      const bool rows_in = i0 + kCfg.bm <= n, cols_in = j0 + kCfg.bn <= n;
       auto load = [&](int64_t k0, int slot) {
         if (k0 >= kend) {
           cp_async::commit();
@@ -198,28 +201,29 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
         }
         double* const as = As + slot * kStageA;
         double* const bs = Bs + slot * kStageB;
+        // An operand whose stage has every element kept and in range takes plain copies from one
+        // pointer that steps by whole rows: ncu put most of the 32×32 kernel's stall samples on
+        // the tests' integer work, 3 % on its DMMA (H200, session 63). Elsewhere n and kend bound
+        // the copies, and each element takes the triangle test.
+        const int da = int(k0 - i0), db = int(k0 - j0);  // k0's offsets in the tile (< n)
+        // Each operand's triangle edge crosses the stage only where its k meet A's rows (B's
+        // columns): on the 32×32 tile, A's in a band's first stage, B's in its last. Testing the
+        // two apart (not the stage's band_edge for both) copies the other operand plainly:
+        // Triangular 256 0.0116 → 0.0107 ms, 1024 0.0380 → 0.0348 (H100, session 64).
+        const bool edge_a = !dense && (upper ? da < kCfg.bm - 1 : da > 1 - kCfg.bk);
+        const bool edge_b = !dense && (upper ? db > 1 - kCfg.bk : db < kCfg.bn - 1);
+        const bool full_k = k0 + kCfg.bk <= kend;
+        const bool fast_a = rows_in && full_k && !edge_a, fast_b = cols_in && full_k && !edge_b;
         if constexpr (kVec) {
-          // Two doubles a copy, from one pointer an operand that steps by whole rows (S::kRowsA,
-          // kRowsB). An operand whose stage has every element kept and in range takes plain
-          // copies: ncu put most of the 32×32 kernel's stall samples on the tests' integer work,
-          // 3 % on its DMMA (H200, session 63). Elsewhere n and kend bound the copies, and each
-          // element takes the triangle test, in tile coordinates (da, db: k0's offsets from the
-          // tile's first row and column, < n, so 32 bits). The test holds for every element
-          // where that operand's triangle misses the stage, so it needs no edge flag.
-          const int da = int(k0 - i0), db = int(k0 - j0);
-          const bool full = whole && k0 + kCfg.bk <= kend;
-          // Each operand's triangle edge crosses the stage only where its k meet A's rows (B's
-          // columns): on the 32×32 tile, A's in a band's first stage, B's in its last. Testing
-          // the two apart (not the stage's band_edge for both) copies the other operand plainly:
-          // Triangular 256 0.0116 → 0.0107 ms, 1024 0.0380 → 0.0348 (H100, session 64).
-          const bool edge_a = !dense && (upper ? da < kCfg.bm - 1 : da > 1 - kCfg.bk);
-          const bool edge_b = !dense && (upper ? db > 1 - kCfg.bk : db < kCfg.bn - 1);
+          // Two doubles a copy (S::kPairsA, kPairsB), rows S::kRowsA (kRowsB) apart. The triangle
+          // test in tile coordinates holds for every element where that operand's triangle
+          // misses the stage, so it needs no edge flag.
           const double* a = a_src + k0;
 #pragma unroll 1
           for (int l = 0; l < S::kPairsA; ++l, a += S::kRowsA * p.lda) {
             const int r = ra + l * S::kRowsA;
             double* const dst = as + r * kLdA + ka;
-            if (full && !edge_a) {
+            if (fast_a) {
               cp_async::copy16(dst, a, 16);
               continue;
             }
@@ -234,7 +238,7 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
           for (int l = 0; l < S::kPairsB; ++l, b += S::kRowsB * p.ldb) {
             const int kk = kb + l * S::kRowsB;
             double* const dst = bs + kk * kLdB + cb;
-            if (full && !edge_b) {
+            if (fast_b) {
               cp_async::copy16(dst, b, 16);
               continue;
             }
@@ -245,20 +249,39 @@ __global__ void __launch_bounds__(Shape<kTileId>::kThreads, Shape<kTileId>::kCfg
                       in && j0 + cb + 1 < n && (dense || (upper ? d >= -1 : d <= -1)));
           }
         } else {
-          // Rows not 16-byte aligned: one double a copy, each under the triangle test.
+          // Rows not 16-byte aligned (odd lds): one double a copy. Thread t's l-th copy of A is
+          // element t + l·threads of its bm × bk, of B of bk × bn: a column that stays put, rows
+          // S::kRowsA1 (kRowsB1) apart. Plain copies as above (odd n: 513 0.0282–0.0317 ms against
+          // DGEMM + triu's 0.0239–0.0244 before them, H100, session 64). This thread's first
+          // copy: A's row ra1, k ka1; B's k kb1, column cb1 (shifts of threadIdx.x, kept out of
+          // the registers held across the kernel).
+          const int ra1 = int(threadIdx.x) / kCfg.bk, ka1 = int(threadIdx.x) % kCfg.bk;
+          const int kb1 = int(threadIdx.x) / kCfg.bn, cb1 = int(threadIdx.x) % kCfg.bn;
+          const double* a = A + (i0 + ra1) * p.lda + k0 + ka1;
 #pragma unroll 1
-          for (int l = 0; l < kCfg.bm * kCfg.bk / kThreads; ++l) {
-            const int e = int(threadIdx.x) + l * kThreads, r = e / kCfg.bk, kk = e % kCfg.bk;
-            const int64_t gi = i0 + r, gk = k0 + kk;
-            const bool in = gi < n && gk < kend && kept(dense, upper, gi, gk);
-            cp_async::copy8(as + r * kLdA + kk, in ? A + gi * p.lda + gk : A, in ? 8 : 0);
+          for (int l = 0; l < S::kCopiesA; ++l, a += S::kRowsA1 * p.lda) {
+            const int r = ra1 + l * S::kRowsA1;
+            double* const dst = as + r * kLdA + ka1;
+            if (fast_a) {
+              cp_async::copy8(dst, a, 8);
+              continue;
+            }
+            const int d = ka1 + da - r;  // k − i
+            const bool in = i0 + r < n && k0 + ka1 < kend && (dense || (upper ? d >= 0 : d <= 0));
+            cp_async::copy8(dst, in ? a : A, in ? 8 : 0);
           }
+          const double* b = B + (k0 + kb1) * p.ldb + j0 + cb1;
 #pragma unroll 1
-          for (int l = 0; l < kCfg.bk * kCfg.bn / kThreads; ++l) {
-            const int e = int(threadIdx.x) + l * kThreads, kk = e / kCfg.bn, c = e % kCfg.bn;
-            const int64_t gk = k0 + kk, gj = j0 + c;
-            const bool in = gj < n && gk < kend && kept(dense, upper, gk, gj);
-            cp_async::copy8(bs + kk * kLdB + c, in ? B + gk * p.ldb + gj : B, in ? 8 : 0);
+          for (int l = 0; l < S::kCopiesB; ++l, b += S::kRowsB1 * p.ldb) {
+            const int kk = kb1 + l * S::kRowsB1;
+            double* const dst = bs + kk * kLdB + cb1;
+            if (fast_b) {
+              cp_async::copy8(dst, b, 8);
+              continue;
+            }
+            const int d = cb1 - kk - db;  // j − k
+            const bool in = k0 + kk < kend && j0 + cb1 < n && (dense || (upper ? d >= 0 : d <= 0));
+            cp_async::copy8(dst, in ? b : B, in ? 8 : 0);
           }
         }
         cp_async::commit();
@@ -398,12 +421,15 @@ void launch_mma(const ProblemFp64& p, bool dense, const DeviceInfo& dev, Stream 
       launch_tile<config::kSm80Fp64Tiny, false, kM8n8k4>(p, dev, stream);
     else
       launch_tile<config::kSm80Fp64Small, false, kM8n8k4>(p, dev, stream);
-  } else if (p.n <= config::kSm80Fp64TinyEightWarpsDenseMaxN) {
-    launch_tile<config::kSm80Fp64TinyEightWarps, true, kM8n8k4>(p, dev, stream);
-  } else if (p.n <= config::kSm80Fp64TinyDeepDenseMaxN) {
-    launch_tile<config::kSm80Fp64TinyDeep, true, kM8n8k4>(p, dev, stream);
   } else if (p.n <= config::kSm80Fp64TinyDenseMaxN) {
-    launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
+    switch (config::sm80_fp64_tiny_dense_tile(p.n)) {
+      case config::kSm80Fp64TinyEightWarps:
+        return launch_tile<config::kSm80Fp64TinyEightWarps, true, kM8n8k4>(p, dev, stream);
+      case config::kSm80Fp64TinyDeep:
+        return launch_tile<config::kSm80Fp64TinyDeep, true, kM8n8k4>(p, dev, stream);
+      default:
+        return launch_tile<config::kSm80Fp64Tiny, true, kM8n8k4>(p, dev, stream);
+    }
   } else if (p.n >= config::kSm80Fp64LargeMinN) {
     launch_tile<config::kSm80Fp64Large, true, kM8n8k4>(p, dev, stream);
   } else {
