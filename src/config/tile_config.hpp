@@ -96,8 +96,11 @@ enum Sm80Fp64TileId : int {
   kSm80Fp64TinyDeep
 };
 inline constexpr MmaTile kSm80Fp64Tiles[] = {
-    {64, 64, 16, 2, 2, 3, 3}, {128, 128, 16, 2, 4, 1, 4}, {32, 32, 32, 2, 2, 4, 3},
-    {32, 32, 64, 2, 4, 2, 3}, {32, 32, 32, 2, 2, 3, 4},
+    {64, 64, 16, 2, 2, 3, 3},    // Small
+    {128, 128, 16, 2, 4, 1, 4},  // Large
+    {32, 32, 32, 2, 2, 4, 3},    // Tiny
+    {32, 32, 64, 2, 4, 2, 3},    // TinyEightWarps
+    {32, 32, 32, 2, 2, 3, 4},    // TinyDeep
 };
 inline constexpr int64_t kSm80Fp64LargeMinN = 2048;
 inline constexpr int64_t kSm80Fp64TinyMaxN = 2048;
@@ -120,9 +123,11 @@ struct Sm80Fp64DenseRange {
   Sm80Fp64TileId tile;
 };
 inline constexpr Sm80Fp64DenseRange kSm80Fp64TinyDense[] = {
-    {512, kSm80Fp64TinyEightWarps},          {608, kSm80Fp64TinyDeep},
-    {704, kSm80Fp64TinyEightWarps},          {864, kSm80Fp64TinyDeep},
-    {kSm80Fp64TinyDenseMaxN, kSm80Fp64Tiny},
+    {512, kSm80Fp64TinyEightWarps},           // ≤ 136 tiles
+    {608, kSm80Fp64TinyDeep},                 // n/32 odd at 544 and 608
+    {704, kSm80Fp64TinyEightWarps},           // ≤ 253 tiles: one wave of two blocks an SM
+    {864, kSm80Fp64TinyDeep},                 // ≤ 378 tiles: one wave of three
+    {kSm80Fp64TinyDenseMaxN, kSm80Fp64Tiny},  // four blocks an SM
 };
 constexpr Sm80Fp64TileId sm80_fp64_tiny_dense_tile(int64_t n) {
   for (const Sm80Fp64DenseRange& r : kSm80Fp64TinyDense)
